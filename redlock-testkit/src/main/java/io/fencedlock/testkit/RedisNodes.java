@@ -1,0 +1,317 @@
+package io.fencedlock.testkit;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A group of independent redis-server masters on free loopback ports: the N nodes of a Redlock.
+ *
+ * <p>Usage, one group per test class or per test:
+ *
+ * <pre>{@code
+ * try (RedisNodes redis = RedisNodes.start(5)) {
+ *   Redlock lock = ...(redis.uris());
+ *   redis.node(0).kill();
+ *   redis.node(1).pause();
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>Each node has its own temp data dir below one root dir; {@link #close()} kills every process
+ * and deletes the root. Processes and dirs are also registered JVM-wide and removed by a shutdown
+ * hook, so a test that never reaches {@code close()} does not leak servers.
+ *
+ * <p>Thread-safety: thread-safe. The node list is immutable; see {@link RedisNode} for the nodes.
+ * The {@link Builder} is not thread-safe.
+ */
+public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
+  /** How long a node may take from spawn to answering PING. */
+  public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(10);
+
+  /** redis-server options the fixture sets itself; overriding them would break its promises. */
+  private static final Set<String> MANAGED_OPTIONS = Set.of(
+      "bind", "port", "dir", "logfile", "daemonize", "protected-mode", "save", "appendonly",
+      "appendfsync", "include");
+
+  private final List<RedisNode> nodes;
+  private final Path rootDir;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private RedisNodes(List<RedisNode> nodes, Path rootDir) {
+    this.nodes = List.copyOf(nodes);
+    this.rootDir = rootDir;
+  }
+
+  /**
+   * Starts {@code count} nodes without persistence.
+   *
+   * @throws IllegalArgumentException if {@code count < 1}
+   * @throws RedisStartupException if a node does not come up (none is left running)
+   * @throws IllegalStateException if no redis-server binary can be found
+   */
+  public static RedisNodes start(int count) {
+    return builder().nodes(count).start();
+  }
+
+  /**
+   * Starts {@code count} nodes, all in the given persistence mode.
+   *
+   * @throws IllegalArgumentException if {@code count < 1} or {@code persistence} is null
+   * @throws RedisStartupException if a node does not come up (none is left running)
+   */
+  public static RedisNodes start(int count, Persistence persistence) {
+    return builder().nodes(count).persistence(persistence).start();
+  }
+
+  /** A builder for per-node persistence and extra redis-server options. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * @throws IllegalArgumentException if {@code index} is not in {@code [0, size())}
+   */
+  public RedisNode node(int index) {
+    if (index < 0 || index >= nodes.size()) {
+      throw new IllegalArgumentException(
+          "index must be in [0, " + nodes.size() + ") but was " + index);
+    }
+    return nodes.get(index);
+  }
+
+  /** All nodes in index order; immutable. */
+  public List<RedisNode> nodes() {
+    return nodes;
+  }
+
+  /** {@code redis://127.0.0.1:<port>} of every node in index order; immutable. */
+  public List<String> uris() {
+    return nodes.stream().map(RedisNode::uri).toList();
+  }
+
+  public int size() {
+    return nodes.size();
+  }
+
+  @Override
+  public Iterator<RedisNode> iterator() {
+    return nodes.iterator();
+  }
+
+  /**
+   * Closes every node (kill and delete its data dir) and deletes the root dir. Idempotent. All
+   * nodes are attempted even if some fail.
+   *
+   * @throws IllegalStateException if any cleanup failed; each failure is attached as suppressed
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    List<RuntimeException> failures = new ArrayList<>();
+    for (RedisNode node : nodes) {
+      try {
+        node.close();
+      } catch (RuntimeException e) {
+        failures.add(e);
+      }
+    }
+    try {
+      TempDirs.deleteRecursively(rootDir);
+      ProcessRegistry.deregisterDir(rootDir);
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
+    if (!failures.isEmpty()) {
+      IllegalStateException failure = new IllegalStateException(
+          "closing " + nodes.size() + " redis nodes failed " + failures.size() + " time(s)");
+      failures.forEach(failure::addSuppressed);
+      throw failure;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RedisNodes" + nodes;
+  }
+
+  /**
+   * Configures and starts a {@link RedisNodes}. Every setter validates at once; setting the same
+   * thing twice is an error, since it is almost always a copy-paste mistake.
+   *
+   * <p>Not thread-safe: use it from one thread.
+   */
+  public static final class Builder {
+    private int nodes;
+    private Persistence persistence;
+    private final Map<Integer, Persistence> perNode = new HashMap<>();
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private Duration startTimeout;
+    private PortSource ports = Ports.JVM_WIDE;
+
+    private Builder() {}
+
+    /**
+     * The number of nodes (required).
+     *
+     * @throws IllegalArgumentException if {@code count < 1}
+     * @throws IllegalStateException if already set
+     */
+    public Builder nodes(int count) {
+      if (count < 1) {
+        throw new IllegalArgumentException("count must be at least 1 but was " + count);
+      }
+      requireUnset(nodes == 0, "nodes", nodes);
+      nodes = count;
+      return this;
+    }
+
+    /**
+     * The persistence mode of every node without a per-node mode; default {@link
+     * Persistence#NONE}.
+     *
+     * @throws IllegalArgumentException if {@code persistence} is null
+     * @throws IllegalStateException if already set
+     */
+    public Builder persistence(Persistence persistence) {
+      Checks.notNull(persistence, "persistence");
+      requireUnset(this.persistence == null, "persistence", this.persistence);
+      this.persistence = persistence;
+      return this;
+    }
+
+    /**
+     * The persistence mode of one node, overriding {@link #persistence(Persistence)}.
+     *
+     * @throws IllegalArgumentException if {@code nodeIndex < 0} or {@code persistence} is null;
+     *     an index beyond the node count is reported by {@link #start()}
+     * @throws IllegalStateException if already set for this node
+     */
+    public Builder persistence(int nodeIndex, Persistence persistence) {
+      if (nodeIndex < 0) {
+        throw new IllegalArgumentException("nodeIndex must not be negative but was " + nodeIndex);
+      }
+      Checks.notNull(persistence, "persistence");
+      Persistence previous = perNode.get(nodeIndex);
+      requireUnset(previous == null, "persistence of node " + nodeIndex, previous);
+      perNode.put(nodeIndex, persistence);
+      return this;
+    }
+
+    /**
+     * An extra redis-server option for every node, e.g. {@code config("maxmemory", "64mb")},
+     * passed as {@code --name value}. Options the fixture manages (port, dir, save, appendonly,
+     * ...) are rejected; use the dedicated methods.
+     *
+     * @throws IllegalArgumentException if name or value is null, the name is blank, starts with
+     *     '-' or is managed by the fixture
+     * @throws IllegalStateException if the option is already set
+     */
+    public Builder config(String name, String value) {
+      Checks.notNull(name, "name");
+      Checks.notNull(value, "value");
+      if (name.isBlank() || name.startsWith("-")) {
+        throw new IllegalArgumentException("name must be an option name like \"maxmemory\" but"
+            + " was \"" + name + "\"");
+      }
+      if (MANAGED_OPTIONS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+        throw new IllegalArgumentException("name \"" + name + "\" is managed by the testkit");
+      }
+      requireUnset(!options.containsKey(name), "config " + name, options.get(name));
+      options.put(name, value);
+      return this;
+    }
+
+    /**
+     * How long each node may take to answer PING after a start or restart; default {@link
+     * #DEFAULT_START_TIMEOUT}.
+     *
+     * @throws IllegalArgumentException if null or not positive
+     * @throws IllegalStateException if already set
+     */
+    public Builder startTimeout(Duration timeout) {
+      Checks.notNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive but was " + timeout);
+      }
+      requireUnset(startTimeout == null, "startTimeout", startTimeout);
+      startTimeout = timeout;
+      return this;
+    }
+
+    /** Test seam: where ports come from. */
+    Builder ports(PortSource ports) {
+      this.ports = Checks.notNull(ports, "ports");
+      return this;
+    }
+
+    /**
+     * Starts all nodes in parallel and returns once every one answers PING.
+     *
+     * @throws IllegalStateException if {@link #nodes(int)} was not called, or no binary is found
+     * @throws IllegalArgumentException if a per-node persistence names an index {@code >= nodes}
+     * @throws RedisStartupException if a node does not come up (none is left running)
+     */
+    public RedisNodes start() {
+      if (nodes == 0) {
+        throw new IllegalStateException("nodes(int) must be called before start()");
+      }
+      perNode.keySet().stream().filter(i -> i >= nodes).findFirst().ifPresent(i -> {
+        throw new IllegalArgumentException(
+            "nodeIndex " + i + " of persistence(nodeIndex, ...) is out of range for " + nodes
+                + " nodes");
+      });
+      RedisBinary binary = RedisBinary.locate();
+      Path root = TempDirs.createRoot();
+      ProcessRegistry.registerDir(root);
+      try {
+        return new RedisNodes(NodeLauncher.launchAll(specs(binary, root), modes()), root);
+      } catch (RuntimeException e) {
+        try {
+          TempDirs.deleteRecursively(root);
+          ProcessRegistry.deregisterDir(root);
+        } catch (RuntimeException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+        throw e;
+      }
+    }
+
+    private List<NodeSpec> specs(RedisBinary binary, Path root) {
+      List<String> extraArgs = new ArrayList<>();
+      options.forEach((name, value) -> Collections.addAll(extraArgs, "--" + name, value));
+      Duration timeout = startTimeout == null ? DEFAULT_START_TIMEOUT : startTimeout;
+      List<NodeSpec> specs = new ArrayList<>();
+      for (int i = 0; i < nodes; i++) {
+        Path dataDir = TempDirs.createChild(root, "node-" + i);
+        specs.add(new NodeSpec(i, binary, dataDir, extraArgs, timeout, ports));
+      }
+      return specs;
+    }
+
+    private List<Persistence> modes() {
+      Persistence fallback = persistence == null ? Persistence.NONE : persistence;
+      List<Persistence> modes = new ArrayList<>();
+      for (int i = 0; i < nodes; i++) {
+        modes.add(perNode.getOrDefault(i, fallback));
+      }
+      return modes;
+    }
+
+    private static void requireUnset(boolean unset, String what, Object current) {
+      if (!unset) {
+        throw new IllegalStateException(what + " was already set to " + current);
+      }
+    }
+  }
+}
