@@ -1,0 +1,78 @@
+package io.fencedlock.redlock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A lock held on a quorum of nodes for a bounded time, and its fencing token.
+ *
+ * <p>A lease is a promise with an expiry, not a guarantee: a pause of the holder (GC, page
+ * faults, SIGSTOP) longer than {@link #remainingValidity()} lets another client acquire the
+ * same resource while this holder still believes it owns it. Pass {@link #fencingToken()} to
+ * every resource you modify under the lock and have the resource reject tokens lower than
+ * the highest it has seen; that is what keeps the data safe when the lease alone does not.
+ *
+ * <p>Use it with try-with-resources; {@link #close()} releases it. Thread-safe: extend and
+ * release may be called from any thread, and release is idempotent.
+ */
+public interface Lease extends AutoCloseable {
+
+  /** The resource name this lease locks (without the configured key prefix). */
+  String resource();
+
+  /** The random 128-bit owner id stored as the lock key's value, as 32 hex digits. */
+  String ownerId();
+
+  /** Whether this lease carries a fencing token (false when fencing is switched off). */
+  boolean isFenced();
+
+  /**
+   * The fencing token: strictly larger than the token of every lease of the same resource
+   * whose acquire completed before this one's began, and unique among all of them.
+   *
+   * @throws IllegalStateException if the lease has no token ({@link #isFenced()} is false)
+   */
+  long fencingToken();
+
+  /**
+   * The time left before the lease must be assumed lost, by the monotonic clock, with clock
+   * drift already subtracted; {@link Duration#ZERO} once it has run out or been released.
+   */
+  Duration remainingValidity();
+
+  /** Whether {@link #remainingValidity()} is positive and the lease was not released. */
+  boolean isValid();
+
+  /**
+   * Resets the lease's expiry to {@code ttl} from now on every node where the lock is still
+   * ours (compare-and-PEXPIRE; an expired key is never re-created). Succeeds only when a
+   * quorum of nodes confirms before the current validity runs out; the token does not change.
+   *
+   * @return true if extended; false if no quorum confirmed in time (the old validity stands)
+   * @throws IllegalArgumentException if {@code ttl} is not positive, exceeds the configured
+   *     maximum lease TTL, or is not larger than the drift allowance
+   * @throws LockExpiredException if the validity had already run out, or the lease was released
+   * @throws IllegalStateException if the configured maximum number of extensions was reached
+   */
+  boolean extend(Duration ttl);
+
+  /** The asynchronous form of {@link #extend}; the stage fails with the same exceptions. */
+  CompletionStage<Boolean> extendAsync(Duration ttl);
+
+  /**
+   * Deletes the lock key on every node where it still holds this lease's owner id
+   * (compare-and-delete: another owner's key is never touched; fence counters are kept).
+   * Idempotent; waits at most about one node timeout.
+   *
+   * @return true if the lease was still valid when released, so the work done under it ended
+   *     inside its validity; false if it had run out or was already released
+   */
+  boolean release();
+
+  /** The asynchronous form of {@link #release}. */
+  CompletionStage<Boolean> releaseAsync();
+
+  /** Releases the lease, like {@link #release()}; never throws. */
+  @Override
+  void close();
+}

@@ -1,0 +1,107 @@
+package io.fencedlock.redlock;
+
+import io.fencedlock.redlock.internal.DefaultRedlock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A distributed lock held by a majority of 2f+1 independent Redis masters, whose leases carry
+ * monotonic fencing tokens.
+ *
+ * <p>Usage:
+ *
+ * <pre>{@code
+ * RedlockConfig config = RedlockConfig.builder()
+ *     .nodes("redis://10.0.0.1:6379", "redis://10.0.0.2:6379", "redis://10.0.0.3:6379")
+ *     .build();
+ * try (Redlock redlock = Redlock.create(config);
+ *      Lease lease = redlock.acquire("orders:42", Duration.ofSeconds(10), Duration.ofSeconds(2))) {
+ *   storage.write("orders:42", value, lease.fencingToken(), lease.ownerId());
+ * }
+ * }</pre>
+ *
+ * <h2>How an acquire works</h2>
+ *
+ * Phase 1 asks every node in parallel to {@code SET key owner NX PX ttl} and to return its
+ * fence counter for the resource; it goes on as soon as a quorum has granted and gives up as
+ * soon as a quorum is impossible. The token is one more than the largest counter read. Phase
+ * 2 writes the token back on the granting nodes, only where the lock is still ours, and the
+ * lease exists only once a quorum has confirmed. If anything fails, every node is asked to
+ * release, including those that did not answer.
+ *
+ * <h2>Assumptions and Guarantees</h2>
+ *
+ * <ul>
+ *   <li><b>Tokens</b> are unique per resource, and strictly larger for a lease whose acquire
+ *       began after another's completed. This uses no clock at all; it holds under any pause,
+ *       delay or clock step, and with at most f nodes down or cut off. It needs every node to
+ *       keep its data across restarts ({@code appendonly yes} with {@code appendfsync always}),
+ *       or, failing that, to come back empty and be detected: a node without its
+ *       initialization marker is excluded from quorums until {@link
+ *       RedlockConfig#maxLeaseTtl()} has passed, and then re-admitted with counters above
+ *       every token issued.
+ *   <li><b>Mutual exclusion</b> holds only while the lease is valid and only if the holder's
+ *       pauses, network delays and the drift between clocks stay within the drift allowance
+ *       ({@code ttl * driftFactor + 2 ms}). Redis expires keys by its wall clock, so a clock
+ *       step forward on a node can end a lease early. Lease arithmetic on this side uses only
+ *       the {@link Ticker}, never the wall clock.
+ *   <li><b>Safety of your data</b> therefore comes from the fencing token checked by the
+ *       resource, not from the lease. Without such a check, a paused holder can overwrite a
+ *       newer holder's work.
+ *   <li>The nodes must be independent masters: replicas promoted by Sentinel or Cluster
+ *       failover can lose acknowledged locks and counters. Eviction ({@code maxmemory-policy}
+ *       other than {@code noeviction}) and {@code FLUSHALL} break both guarantees.
+ * </ul>
+ *
+ * <p>Implementations are thread-safe: one instance serves any number of threads and
+ * resources. An instance owns its connections; {@link #close()} closes them.
+ */
+public interface Redlock extends AutoCloseable {
+
+  /**
+   * Creates a client for the configured nodes. Waits at most {@link
+   * RedlockConfig#connectTimeout()} for the first connections; nodes that are down, reject
+   * the password or answer garbage do not prevent creation and show up in per-node outcomes.
+   */
+  static Redlock create(RedlockConfig config) {
+    return DefaultRedlock.create(config);
+  }
+
+  /**
+   * Makes one attempt to acquire the lock.
+   *
+   * @return the lease, or empty if no quorum granted it (held by someone else, or nodes down)
+   * @throws IllegalArgumentException if {@code resource} is blank or the TTL is invalid (not
+   *     larger than the drift allowance, or above the maximum lease TTL)
+   */
+  Optional<Lease> tryAcquire(String resource, Duration ttl);
+
+  /**
+   * Tries to acquire the lock, retrying after {@link RedlockConfig#retryDelay()} plus random
+   * jitter until {@code maxWait} has passed. A {@code maxWait} of zero makes one attempt.
+   *
+   * @throws LockAcquisitionException if no attempt succeeded; carries each node's outcome
+   * @throws IllegalArgumentException if {@code resource} is blank, the TTL is invalid or
+   *     {@code maxWait} is negative
+   * @throws RedlockException if the calling thread is interrupted (the attempt is cancelled
+   *     and the interrupt flag is kept)
+   */
+  Lease acquire(String resource, Duration ttl, Duration maxWait);
+
+  /**
+   * The asynchronous form of {@link #acquire}: the stage completes with the lease or fails
+   * with {@link LockAcquisitionException}. Argument errors are thrown at once.
+   */
+  CompletionStage<Lease> acquireAsync(String resource, Duration ttl, Duration maxWait);
+
+  /** The asynchronous form of {@link #tryAcquire}. */
+  CompletionStage<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl);
+
+  /** The configuration this client was created with. */
+  RedlockConfig config();
+
+  /** Closes every connection and thread this client owns. Idempotent. */
+  @Override
+  void close();
+}

@@ -1,0 +1,344 @@
+package io.fencedlock.redlock;
+
+import io.lettuce.core.RedisURI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The immutable configuration of a {@link Redlock}: the independent Redis masters and the
+ * timing parameters of the algorithm. Made with {@link #builder()}; immutable and thread-safe.
+ *
+ * <p>Every setter of the builder validates its argument at once ({@link
+ * IllegalArgumentException} naming the parameter) and refuses to be called twice ({@link
+ * IllegalStateException}). The quorum is derived: {@code nodes / 2 + 1}.
+ */
+public final class RedlockConfig {
+
+  /** Default fraction of the TTL reserved for clock drift between client and nodes. */
+  public static final double DEFAULT_DRIFT_FACTOR = 0.01;
+  /** Default time one node may take to answer one step before it counts as timed out. */
+  public static final Duration DEFAULT_NODE_TIMEOUT = Duration.ofMillis(50);
+  /** Default time {@link Redlock#create} waits for the first connections to the nodes. */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  /** Default pause between two attempts of {@link Redlock#acquire}. */
+  public static final Duration DEFAULT_RETRY_DELAY = Duration.ofMillis(100);
+  /** Default upper bound of the random jitter added to each retry delay. */
+  public static final Duration DEFAULT_RETRY_JITTER = Duration.ofMillis(100);
+  /** Default number of times one lease may be extended. */
+  public static final int DEFAULT_MAX_EXTENSIONS = 10;
+  /** Default largest TTL a lease may ask for; also how long a node that lost its memory waits. */
+  public static final Duration DEFAULT_MAX_LEASE_TTL = Duration.ofMinutes(1);
+
+  private final List<String> nodes;
+  private final double driftFactor;
+  private final Duration nodeTimeout;
+  private final Duration connectTimeout;
+  private final Duration retryDelay;
+  private final Duration retryJitter;
+  private final int maxExtensions;
+  private final Duration maxLeaseTtl;
+  private final String keyPrefix;
+  private final boolean fencing;
+  private final boolean nodeInitCheck;
+  private final Ticker ticker;
+
+  private RedlockConfig(Builder b) {
+    this.nodes = List.copyOf(b.nodes);
+    this.driftFactor = b.driftFactor;
+    this.nodeTimeout = b.nodeTimeout;
+    this.connectTimeout = b.connectTimeout;
+    this.retryDelay = b.retryDelay;
+    this.retryJitter = b.retryJitter;
+    this.maxExtensions = b.maxExtensions;
+    this.maxLeaseTtl = b.maxLeaseTtl;
+    this.keyPrefix = b.keyPrefix;
+    this.fencing = b.fencing;
+    this.nodeInitCheck = b.nodeInitCheck;
+    this.ticker = b.ticker;
+  }
+
+  /** Returns a new builder with every option at its default. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The node URIs, in the order given (Lettuce syntax: {@code redis://[:password@]host:port}). */
+  public List<String> nodes() {
+    return nodes;
+  }
+
+  /** How many nodes must agree: a strict majority of {@link #nodes()}. */
+  public int quorum() {
+    return nodes.size() / 2 + 1;
+  }
+
+  public double driftFactor() {
+    return driftFactor;
+  }
+
+  public Duration nodeTimeout() {
+    return nodeTimeout;
+  }
+
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  public Duration retryDelay() {
+    return retryDelay;
+  }
+
+  public Duration retryJitter() {
+    return retryJitter;
+  }
+
+  public int maxExtensions() {
+    return maxExtensions;
+  }
+
+  public Duration maxLeaseTtl() {
+    return maxLeaseTtl;
+  }
+
+  public String keyPrefix() {
+    return keyPrefix;
+  }
+
+  /** Whether leases carry fencing tokens (two round trips) or not (one, wire-compatible). */
+  public boolean fencing() {
+    return fencing;
+  }
+
+  /** Whether nodes without an initialization marker are excluded (always true in production). */
+  public boolean nodeInitCheck() {
+    return nodeInitCheck;
+  }
+
+  public Ticker ticker() {
+    return ticker;
+  }
+
+  /** Builds a {@link RedlockConfig}. Not thread-safe; use from one thread. */
+  public static final class Builder {
+    private List<String> nodes = List.of();
+    private double driftFactor = DEFAULT_DRIFT_FACTOR;
+    private Duration nodeTimeout = DEFAULT_NODE_TIMEOUT;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private Duration retryDelay = DEFAULT_RETRY_DELAY;
+    private Duration retryJitter = DEFAULT_RETRY_JITTER;
+    private int maxExtensions = DEFAULT_MAX_EXTENSIONS;
+    private Duration maxLeaseTtl = DEFAULT_MAX_LEASE_TTL;
+    private String keyPrefix = "";
+    private boolean fencing = true;
+    private boolean nodeInitCheck = true;
+    private Ticker ticker = Ticker.system();
+    private final Set<String> alreadySet = new HashSet<>();
+
+    private Builder() {}
+
+    /**
+     * The independent Redis masters, at least one, usually 2f+1 of them. Each is a Lettuce
+     * URI, so passwords ({@code redis://:secret@host:6379}) and TLS ({@code rediss://}) work.
+     *
+     * @throws IllegalArgumentException if the list is empty, has a null, an unparsable URI or
+     *     two URIs naming the same host, port and database
+     */
+    public Builder nodes(List<String> uris) {
+      once("nodes");
+      Objects.requireNonNull(uris, "nodes");
+      require(!uris.isEmpty(), "nodes must name at least one Redis node");
+      Set<String> seen = new HashSet<>();
+      List<String> copy = new ArrayList<>();
+      for (int i = 0; i < uris.size(); i++) {
+        String uri = uris.get(i);
+        require(uri != null && !uri.isBlank(), "nodes[" + i + "] is null or blank");
+        RedisURI parsed = parse(i, uri);
+        String identity = parsed.getHost() + ":" + parsed.getPort() + "/" + parsed.getDatabase();
+        require(seen.add(identity), "nodes[" + i + "] duplicates another node: " + identity);
+        copy.add(uri);
+      }
+      this.nodes = copy;
+      return this;
+    }
+
+    /** Same as {@link #nodes(List)}. */
+    public Builder nodes(String... uris) {
+      return nodes(List.of(uris));
+    }
+
+    /**
+     * The fraction of the TTL subtracted from every lease's validity to allow for clock
+     * drift; 2 ms are always added on top. Default {@value #DEFAULT_DRIFT_FACTOR}.
+     *
+     * @throws IllegalArgumentException unless {@code 0 <= factor < 0.5}
+     */
+    public Builder driftFactor(double factor) {
+      once("driftFactor");
+      require(factor >= 0 && factor < 0.5, "driftFactor must be in [0, 0.5): " + factor);
+      this.driftFactor = factor;
+      return this;
+    }
+
+    /**
+     * How long one node may take to answer one step. Keep it far below the TTL: a paused or
+     * cut-off node costs each acquire at most this long. Default 50 ms.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder nodeTimeout(Duration timeout) {
+      once("nodeTimeout");
+      this.nodeTimeout = positive("nodeTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * How long {@link Redlock#create} waits for the first connections (nodes that are down do
+     * not prevent creation), and the TCP connect timeout of every reconnect. Default 2 s.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder connectTimeout(Duration timeout) {
+      once("connectTimeout");
+      this.connectTimeout = positive("connectTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * The pause between two attempts of {@link Redlock#acquire}. Default 100 ms.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder retryDelay(Duration delay) {
+      once("retryDelay");
+      this.retryDelay = nonNegative("retryDelay", delay);
+      return this;
+    }
+
+    /**
+     * The upper bound of a uniformly random extra pause added to each retry, so that
+     * contending clients do not retry in lockstep. Default 100 ms.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder retryJitter(Duration jitter) {
+      once("retryJitter");
+      this.retryJitter = nonNegative("retryJitter", jitter);
+      return this;
+    }
+
+    /**
+     * How many times one lease may be extended. Default {@value #DEFAULT_MAX_EXTENSIONS}.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxExtensions(int max) {
+      once("maxExtensions");
+      require(max >= 0, "maxExtensions must not be negative: " + max);
+      this.maxExtensions = max;
+      return this;
+    }
+
+    /**
+     * The largest TTL a lease may request or be extended to. A node that restarted without
+     * its data is kept out of quorums for this long (plus drift) after it is first seen, so
+     * that every lease it had forgotten has run out. Every client of a deployment must use the
+     * same value. Default 1 minute.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder maxLeaseTtl(Duration max) {
+      once("maxLeaseTtl");
+      this.maxLeaseTtl = positive("maxLeaseTtl", max);
+      return this;
+    }
+
+    /**
+     * A prefix put before every resource name to form the lock key. Default empty, so the key
+     * on the wire is exactly the resource name, as other Redlock clients use it.
+     */
+    public Builder keyPrefix(String prefix) {
+      once("keyPrefix");
+      this.keyPrefix = Objects.requireNonNull(prefix, "keyPrefix");
+      return this;
+    }
+
+    /**
+     * Whether leases carry fencing tokens. On (the default), an acquire takes two round trips
+     * and every lease has a token that strictly increases per resource. Off, an acquire is one
+     * round of plain {@code SET key value NX PX ttl}, wire-compatible with other Redlock
+     * clients, and leases have no token.
+     */
+    public Builder fencing(boolean enabled) {
+      once("fencing");
+      this.fencing = enabled;
+      return this;
+    }
+
+    /**
+     * Whether a node without an initialization marker (one that restarted without its data)
+     * is excluded. On by default. Turning it off breaks token monotonicity after such a
+     * restart; it exists only so experiments can show that the check matters.
+     */
+    public Builder nodeInitCheck(boolean enabled) {
+      once("nodeInitCheck");
+      this.nodeInitCheck = enabled;
+      return this;
+    }
+
+    /** The monotonic clock for lease arithmetic. Default {@link Ticker#system()}. */
+    public Builder ticker(Ticker ticker) {
+      once("ticker");
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /**
+     * Returns the configuration.
+     *
+     * @throws IllegalStateException if no nodes were given
+     */
+    public RedlockConfig build() {
+      if (nodes.isEmpty()) {
+        throw new IllegalStateException("nodes must be set");
+      }
+      return new RedlockConfig(this);
+    }
+
+    private void once(String option) {
+      if (!alreadySet.add(option)) {
+        throw new IllegalStateException(option + " was already set");
+      }
+    }
+
+    private static RedisURI parse(int index, String uri) {
+      try {
+        return RedisURI.create(uri);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(
+            "nodes[" + index + "] is not a valid Redis URI: " + e.getMessage(), e);
+      }
+    }
+
+    private static Duration positive(String name, Duration d) {
+      Objects.requireNonNull(d, name);
+      require(!d.isNegative() && !d.isZero(), name + " must be positive: " + d);
+      return d;
+    }
+
+    private static Duration nonNegative(String name, Duration d) {
+      Objects.requireNonNull(d, name);
+      require(!d.isNegative(), name + " must not be negative: " + d);
+      return d;
+    }
+
+    private static void require(boolean condition, String message) {
+      if (!condition) {
+        throw new IllegalArgumentException(message);
+      }
+    }
+  }
+}

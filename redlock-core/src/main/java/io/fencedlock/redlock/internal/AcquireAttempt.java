@@ -1,0 +1,172 @@
+package io.fencedlock.redlock.internal;
+
+import io.fencedlock.redlock.NodeStatus;
+import io.lettuce.core.ScriptOutputType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One attempt to acquire a lease: phase 1 (lock and read the fence counters), phase 2 (write
+ * the token back where the lock is still ours), then the validity check. Any failure releases
+ * the lock on every node before the attempt reports it. Stateless apart from its inputs;
+ * thread-safe.
+ */
+final class AcquireAttempt {
+
+  /** The result of one attempt. */
+  sealed interface Result permits Acquired, Failed {}
+
+  record Acquired(DefaultLease lease) implements Result {}
+
+  record Failed(String reason, List<NodeReply> replies) implements Result {}
+
+  /** Tokens must stay exact in Lua, whose numbers are doubles. */
+  static final long MAX_TOKEN = (1L << 53) - 1;
+
+  private final LockContext ctx;
+  private final String resource;
+  private final Duration ttl;
+  private final String lockKey;
+  private final String fenceKey;
+  private final String owner;
+  private final long start;
+
+  private AcquireAttempt(LockContext ctx, String resource, Duration ttl) {
+    this.ctx = ctx;
+    this.resource = resource;
+    this.ttl = ttl;
+    this.lockKey = ctx.keys().lockKey(resource);
+    this.fenceKey = ctx.keys().fenceKey(resource);
+    this.owner = ctx.owners().next();
+    this.start = ctx.ticker().read();
+  }
+
+  /** Runs one attempt; the future never fails. */
+  static CompletableFuture<Result> run(LockContext ctx, String resource, Duration ttl) {
+    return new AcquireAttempt(ctx, resource, ttl).phase1(true);
+  }
+
+  private CompletableFuture<Result> phase1(boolean mayInitialize) {
+    Nodes nodes = ctx.nodes();
+    boolean fenced = ctx.config().fencing();
+    List<CompletableFuture<NodeReply>> calls =
+        nodes.fanOut(nodes.all(), i -> fenced ? lockAndRead(i) : plainLock(i));
+    if (fenced && ctx.config().nodeInitCheck()) {
+      calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
+    }
+    return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
+        .thenCompose(
+            round -> {
+              if (!round.reached()) {
+                return fail("no quorum granted the lock", round.replies())
+                    .thenCompose(failed -> mayInitialize && fenced ? retryIfNew(calls, failed) : done(failed));
+              }
+              return fenced ? phase2(round) : finish(-1, round.replies());
+            });
+  }
+
+  /** A brand-new deployment answers UNINITIALIZED everywhere: initialize it and try once more. */
+  private CompletableFuture<Result> retryIfNew(List<CompletableFuture<NodeReply>> calls, Result failed) {
+    if (!ctx.config().nodeInitCheck()) {
+      return done(failed);
+    }
+    return ctx.membership()
+        .initializeIfAllNew(calls)
+        .thenCompose(initialized -> initialized ? phase1(false) : done(failed));
+  }
+
+  private CompletableFuture<Result> phase2(QuorumRound.Result round1) {
+    List<NodeReply> granted = round1.granted();
+    long token = 1 + granted.stream().mapToLong(NodeReply::value).max().orElseThrow();
+    if (token > MAX_TOKEN) {
+      return fail("fence counter reached 2^53; tokens can no longer be issued", round1.replies());
+    }
+    List<Integer> targets = granted.stream().map(NodeReply::node).toList();
+    List<CompletableFuture<NodeReply>> calls =
+        ctx.nodes().fanOut(targets, i -> writeBack(i, token));
+    return QuorumRound.decide(targets, calls, ctx.nodes().quorum())
+        .thenCompose(
+            round2 -> {
+              List<NodeReply> replies = merge(round1.replies(), round2.replies());
+              return round2.reached()
+                  ? finish(token, replies)
+                  : fail("no quorum confirmed the fencing token", replies);
+            });
+  }
+
+  private CompletableFuture<Result> finish(long token, List<NodeReply> replies) {
+    long deadline = Validity.deadline(start, ttl, ctx.config().driftFactor());
+    if (ctx.ticker().read() >= deadline) {
+      return fail("acquiring took longer than the lease's validity", replies);
+    }
+    return done(new Acquired(new DefaultLease(ctx, resource, owner, token, deadline)));
+  }
+
+  private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
+    return ctx.nodes().releaseEverywhere(lockKey, owner).thenApply(released -> new Failed(reason, replies));
+  }
+
+  private static CompletableFuture<Result> done(Result result) {
+    return CompletableFuture.completedFuture(result);
+  }
+
+  private CompletableFuture<NodeReply> lockAndRead(int node) {
+    String check = ctx.config().nodeInitCheck() ? "1" : "0";
+    return ctx.nodes().call(
+        node,
+        n -> n.<List<Object>>script(
+            LuaScript.ACQUIRE,
+            ScriptOutputType.MULTI,
+            new String[] {lockKey, fenceKey, KeySpace.NODE_MARKER},
+            owner,
+            Long.toString(ttl.toMillis()),
+            check),
+        reply -> phase1Reply(node, reply));
+  }
+
+  static NodeReply phase1Reply(int node, List<Object> reply) {
+    long status = (Long) reply.get(0);
+    if (status == 1) {
+      return NodeReply.granted(node, Long.parseLong(reply.get(1).toString()));
+    }
+    if (status == 0) {
+      return NodeReply.of(node, NodeStatus.REFUSED, "held by another owner for " + reply.get(1) + " ms");
+    }
+    if (status == -1) {
+      return NodeReply.of(node, NodeStatus.UNINITIALIZED, "no initialization marker: restarted without its data");
+    }
+    throw new IllegalStateException("unknown status " + status);
+  }
+
+  private CompletableFuture<NodeReply> plainLock(int node) {
+    return ctx.nodes().call(
+        node,
+        n -> n.setNxPx(lockKey, owner, ttl.toMillis()),
+        ok -> "OK".equals(ok) ? NodeReply.granted(node, 0) : NodeReply.of(node, NodeStatus.REFUSED, "held by another owner"));
+  }
+
+  private CompletableFuture<NodeReply> writeBack(int node, long token) {
+    return ctx.nodes().call(
+        node,
+        n -> n.<Long>script(
+            LuaScript.FENCE,
+            ScriptOutputType.INTEGER,
+            new String[] {lockKey, fenceKey, KeySpace.NODE_HIGH_WATER},
+            owner,
+            Long.toString(token)),
+        ok -> ok == 1L ? NodeReply.granted(node, token) : NodeReply.of(node, NodeStatus.REFUSED, "lock expired before the token was written"));
+  }
+
+  /** Phase-1 replies with phase-2 replies laid over them where phase 2 did not succeed. */
+  private static List<NodeReply> merge(List<NodeReply> phase1, List<NodeReply> phase2) {
+    List<NodeReply> merged = new ArrayList<>(phase1);
+    for (NodeReply second : phase2) {
+      if (!second.isGranted()) {
+        merged.replaceAll(first -> first.node() == second.node() ? second : first);
+      }
+    }
+    return merged;
+  }
+}

@@ -1,0 +1,145 @@
+package io.fencedlock.redlock.internal;
+
+import io.fencedlock.redlock.Lease;
+import io.fencedlock.redlock.LockExpiredException;
+import io.lettuce.core.ScriptOutputType;
+import io.fencedlock.redlock.NodeStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A lease held by one {@link DefaultRedlock}. Thread-safe; see {@link Lease}. */
+final class DefaultLease implements Lease {
+
+  /** What changes over a lease's life, swapped atomically. */
+  private record State(long deadlineNanos, int extensions, boolean released) {}
+
+  private final LockContext ctx;
+  private final String resource;
+  private final String lockKey;
+  private final String owner;
+  private final long token;
+  private final AtomicReference<State> state;
+
+  /** @param token the fencing token, or a negative number for an unfenced lease */
+  DefaultLease(LockContext ctx, String resource, String owner, long token, long deadlineNanos) {
+    this.ctx = ctx;
+    this.resource = resource;
+    this.lockKey = ctx.keys().lockKey(resource);
+    this.owner = owner;
+    this.token = token;
+    this.state = new AtomicReference<>(new State(deadlineNanos, 0, false));
+  }
+
+  @Override
+  public String resource() {
+    return resource;
+  }
+
+  @Override
+  public String ownerId() {
+    return owner;
+  }
+
+  @Override
+  public boolean isFenced() {
+    return token >= 0;
+  }
+
+  @Override
+  public long fencingToken() {
+    if (!isFenced()) {
+      throw new IllegalStateException("this lease has no fencing token: fencing is switched off");
+    }
+    return token;
+  }
+
+  @Override
+  public Duration remainingValidity() {
+    State s = state.get();
+    return s.released ? Duration.ZERO : Validity.remaining(s.deadlineNanos, ctx.ticker().read());
+  }
+
+  @Override
+  public boolean isValid() {
+    return !remainingValidity().isZero();
+  }
+
+  @Override
+  public boolean extend(Duration ttl) {
+    return Futures.await(extendAsync(ttl));
+  }
+
+  @Override
+  public CompletionStage<Boolean> extendAsync(Duration ttl) {
+    Validity.checkTtl("ttl", ttl, ctx.config().driftFactor(), ctx.config().maxLeaseTtl());
+    State before = state.get();
+    long start = ctx.ticker().read();
+    if (before.released || start >= before.deadlineNanos) {
+      return CompletableFuture.failedFuture(new LockExpiredException(
+          "cannot extend the lease on '" + resource + "': " + (before.released ? "released" : "its validity ran out")));
+    }
+    if (before.extensions >= ctx.config().maxExtensions()) {
+      return CompletableFuture.failedFuture(new IllegalStateException(
+          "the lease on '" + resource + "' was already extended maxExtensions = " + before.extensions + " times"));
+    }
+    Nodes nodes = ctx.nodes();
+    List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), i -> pexpire(i, ttl));
+    return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
+        .thenApply(round -> round.reached() && adopt(before, Validity.deadline(start, ttl, ctx.config().driftFactor())))
+        .minimalCompletionStage();
+  }
+
+  /** Takes the new deadline unless the old one ran out meanwhile or the lease was released. */
+  private boolean adopt(State before, long newDeadline) {
+    if (ctx.ticker().read() >= before.deadlineNanos) {
+      return false; // the quorum answered after our validity ended: we may have lost the lock
+    }
+    State current;
+    do {
+      current = state.get();
+      if (current.released) {
+        return false;
+      }
+    } while (!state.compareAndSet(current, new State(newDeadline, current.extensions + 1, false)));
+    return true;
+  }
+
+  private CompletableFuture<NodeReply> pexpire(int node, Duration ttl) {
+    return ctx.nodes().call(
+        node,
+        n -> n.<Long>script(LuaScript.EXTEND, ScriptOutputType.INTEGER, new String[] {lockKey}, owner, Long.toString(ttl.toMillis())),
+        ok -> ok == 1L ? NodeReply.granted(node, 0) : NodeReply.of(node, NodeStatus.REFUSED, "lock no longer ours"));
+  }
+
+  @Override
+  public boolean release() {
+    return Futures.await(releaseAsync());
+  }
+
+  @Override
+  public CompletionStage<Boolean> releaseAsync() {
+    State current;
+    do {
+      current = state.get();
+      if (current.released) {
+        return CompletableFuture.completedFuture(false);
+      }
+    } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true)));
+    boolean wasValid = ctx.ticker().read() < current.deadlineNanos;
+    return ctx.nodes().releaseEverywhere(lockKey, owner).thenApply(deleted -> wasValid).minimalCompletionStage();
+  }
+
+  @Override
+  public void close() {
+    release();
+  }
+
+  @Override
+  public String toString() {
+    return "Lease[" + resource + (isFenced() ? ", token " + token : ", unfenced")
+        + ", valid for " + remainingValidity().toMillis() + " ms]";
+  }
+}

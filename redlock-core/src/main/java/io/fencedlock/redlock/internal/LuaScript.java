@@ -1,0 +1,51 @@
+package io.fencedlock.redlock.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * A Lua script loaded once from the classpath, with the SHA-1 digest Redis knows it by, so
+ * calls can use EVALSHA and fall back to EVAL only when a node's script cache is empty.
+ *
+ * @param name the resource file name, for messages
+ * @param source the script text
+ * @param sha1 lowercase hex SHA-1 of the source, as {@code SCRIPT LOAD} would return it
+ */
+public record LuaScript(String name, String source, String sha1) {
+
+  private static final String DIRECTORY = "/io/fencedlock/redlock/lua/";
+
+  public static final LuaScript ACQUIRE = load("acquire.lua");
+  public static final LuaScript FENCE = load("fence.lua");
+  public static final LuaScript EXTEND = load("extend.lua");
+  public static final LuaScript RELEASE = load("release.lua");
+  public static final LuaScript INIT_NODE = load("init-node.lua");
+
+  static LuaScript load(String name) {
+    try (InputStream in = LuaScript.class.getResourceAsStream(DIRECTORY + name)) {
+      if (in == null) {
+        throw new IllegalStateException("Lua script missing from the classpath: " + name);
+      }
+      String source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return new LuaScript(name, source, digest(source));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read Lua script " + name, e);
+    }
+  }
+
+  /** The SHA-1 digest Redis uses to name a script, as lowercase hex. */
+  static String digest(String source) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM must provide SHA-1", e);
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package io.fencedlock.redlock.internal;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.resource.ClientResources;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * One Redis master: a single Lettuce connection, opened lazily and reopened after a failed
+ * connect, and every request bounded by the per-node timeout. Thread-safe.
+ *
+ * <p>All requests to a node share one connection, so Redis executes them in the order they
+ * were sent. The algorithm relies on that: a release sent after a timed-out acquire reaches
+ * the node after it and undoes a grant whose reply was lost.
+ */
+public final class NodeClient implements AutoCloseable {
+
+  private final String label;
+  private final RedisURI uri;
+  private final io.lettuce.core.RedisClient client;
+  private final long timeoutNanos;
+  private final AtomicReference<CompletableFuture<StatefulRedisConnection<String, String>>>
+      connection = new AtomicReference<>();
+
+  NodeClient(String uriText, ClientResources resources, Duration nodeTimeout, Duration connectTimeout) {
+    this.uri = RedisURI.create(uriText);
+    this.uri.setTimeout(connectTimeout);
+    this.label = uri.getHost() + ":" + uri.getPort();
+    this.timeoutNanos = nodeTimeout.toNanos();
+    this.client = io.lettuce.core.RedisClient.create(resources);
+    this.client.setOptions(options(connectTimeout));
+  }
+
+  private static ClientOptions options(Duration connectTimeout) {
+    return ClientOptions.builder()
+        .autoReconnect(true)
+        // Fail at once while reconnecting: queued commands would only burn the node timeout.
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        // RESP2 needs no HELLO handshake, so older servers and other RESP servers work too.
+        .protocolVersion(ProtocolVersion.RESP2)
+        .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
+        .build();
+  }
+
+  /** The node's {@code host:port}, never its password. */
+  public String label() {
+    return label;
+  }
+
+  /** Starts connecting if not connected; completes when connected or failed, unbounded. */
+  CompletableFuture<Void> connect() {
+    return connection().thenApply(c -> null);
+  }
+
+  /** Runs a script by EVALSHA, falling back to EVAL when the node does not know it yet. */
+  <T> CompletableFuture<T> script(
+      LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+    return timed(
+        redis ->
+            redis
+                .<T>evalsha(script.sha1(), type, keys, args)
+                .toCompletableFuture()
+                .exceptionallyCompose(
+                    e ->
+                        isNoScript(e)
+                            ? redis.<T>eval(script.source(), type, keys, args).toCompletableFuture()
+                            : CompletableFuture.failedFuture(e)));
+  }
+
+  /** Plain {@code SET key value NX PX ttl}, as every Redlock client sends it. */
+  CompletableFuture<String> setNxPx(String key, String value, long ttlMillis) {
+    return timed(redis -> redis.set(key, value, SetArgs.Builder.nx().px(ttlMillis)));
+  }
+
+  CompletableFuture<List<KeyValue<String, String>>> mget(String... keys) {
+    return timed(redis -> redis.mget(keys));
+  }
+
+  private <T> CompletableFuture<T> timed(
+      Function<RedisAsyncCommands<String, String>, CompletionStage<T>> request) {
+    return connection()
+        .thenCompose(c -> request.apply(c.async()))
+        .toCompletableFuture()
+        .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The current connection attempt, or a fresh one if the last attempt failed. */
+  private CompletableFuture<StatefulRedisConnection<String, String>> connection() {
+    while (true) {
+      CompletableFuture<StatefulRedisConnection<String, String>> current = connection.get();
+      if (current != null && !current.isCompletedExceptionally()) {
+        return current;
+      }
+      CompletableFuture<StatefulRedisConnection<String, String>> next = new CompletableFuture<>();
+      if (connection.compareAndSet(current, next)) {
+        client.connectAsync(StringCodec.UTF8, uri).whenComplete((c, e) -> {
+          if (e != null) {
+            next.completeExceptionally(e);
+          } else {
+            next.complete(c);
+          }
+        });
+        return next;
+      }
+    }
+  }
+
+  private static boolean isNoScript(Throwable e) {
+    Throwable cause = Futures.unwrap(e);
+    return cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT");
+  }
+
+  @Override
+  public void close() {
+    CompletableFuture<StatefulRedisConnection<String, String>> current = connection.getAndSet(
+        CompletableFuture.failedFuture(new IllegalStateException("closed")));
+    if (current != null) {
+      current.thenAccept(StatefulRedisConnection::closeAsync);
+    }
+    client.shutdown(0, 1, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public String toString() {
+    return label;
+  }
+}

@@ -1,0 +1,105 @@
+package io.fencedlock.redlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class RedlockConfigTest {
+
+  @Test
+  void build_fiveNodes_derivesQuorumOfThreeAndDefaults() {
+    RedlockConfig config = RedlockConfig.builder()
+        .nodes("redis://127.0.0.1:7001", "redis://127.0.0.1:7002", "redis://127.0.0.1:7003",
+            "redis://127.0.0.1:7004", "redis://127.0.0.1:7005")
+        .build();
+
+    assertThat(config.quorum()).isEqualTo(3);
+    assertThat(config.keyPrefix()).isEmpty();
+    assertThat(config.fencing()).isTrue();
+    assertThat(config.nodeInitCheck()).isTrue();
+    assertThat(config.driftFactor()).isEqualTo(0.01);
+    assertThat(config.nodeTimeout()).isEqualTo(Duration.ofMillis(50));
+  }
+
+  @Test
+  void quorum_evenNodeCount_isStrictMajority() {
+    assertThat(nodes(4).quorum()).isEqualTo(3);
+    assertThat(nodes(1).quorum()).isEqualTo(1);
+    assertThat(nodes(2).quorum()).isEqualTo(2);
+  }
+
+  @Test
+  void nodes_empty_throwsNamingNodes() {
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes(List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes");
+  }
+
+  @Test
+  void nodes_duplicateHostAndPort_throws() {
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://127.0.0.1:7001", "redis://:pw@127.0.0.1:7001"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[1] duplicates");
+  }
+
+  @Test
+  void nodes_sameHostDifferentDatabase_isAllowed() {
+    RedlockConfig config = RedlockConfig.builder().nodes("redis://127.0.0.1:7001/0", "redis://127.0.0.1:7001/1").build();
+    assertThat(config.nodes()).hasSize(2);
+  }
+
+  @Test
+  void nodes_unparsableUri_throwsNamingIndex() {
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://127.0.0.1:7001", "http://nope"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[1]");
+  }
+
+  @Test
+  void nodes_blankEntry_throws() {
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes(Arrays.asList("redis://127.0.0.1:7001", " ")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[1]");
+  }
+
+  @Test
+  void build_withoutNodes_throwsIllegalState() {
+    assertThatThrownBy(() -> RedlockConfig.builder().build()).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void setter_calledTwice_throwsIllegalState() {
+    RedlockConfig.Builder builder = RedlockConfig.builder().nodeTimeout(Duration.ofMillis(10));
+    assertThatThrownBy(() -> builder.nodeTimeout(Duration.ofMillis(20)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("nodeTimeout was already set");
+  }
+
+  @Test
+  void durations_negativeOrZero_throwNamingParameter() {
+    assertThatThrownBy(() -> RedlockConfig.builder().nodeTimeout(Duration.ZERO)).hasMessageContaining("nodeTimeout");
+    assertThatThrownBy(() -> RedlockConfig.builder().connectTimeout(Duration.ofMillis(-1))).hasMessageContaining("connectTimeout");
+    assertThatThrownBy(() -> RedlockConfig.builder().retryDelay(Duration.ofMillis(-1))).hasMessageContaining("retryDelay");
+    assertThatThrownBy(() -> RedlockConfig.builder().retryJitter(Duration.ofMillis(-1))).hasMessageContaining("retryJitter");
+    assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(Duration.ZERO)).hasMessageContaining("maxLeaseTtl");
+    assertThatThrownBy(() -> RedlockConfig.builder().maxExtensions(-1)).hasMessageContaining("maxExtensions");
+  }
+
+  @Test
+  void driftFactor_outOfRange_throws() {
+    assertThatThrownBy(() -> RedlockConfig.builder().driftFactor(-0.1)).hasMessageContaining("driftFactor");
+    assertThatThrownBy(() -> RedlockConfig.builder().driftFactor(0.5)).hasMessageContaining("driftFactor");
+  }
+
+  private static RedlockConfig nodes(int count) {
+    String[] uris = new String[count];
+    for (int i = 0; i < count; i++) {
+      uris[i] = "redis://127.0.0.1:" + (7001 + i);
+    }
+    return RedlockConfig.builder().nodes(uris).build();
+  }
+}
