@@ -3,13 +3,11 @@ package io.fencedlock.testkit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -36,11 +34,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
   /** How long a node may take from spawn to answering PING. */
   public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(10);
-
-  /** redis-server options the fixture sets itself; overriding them would break its promises. */
-  private static final Set<String> MANAGED_OPTIONS = Set.of(
-      "bind", "port", "dir", "logfile", "daemonize", "protected-mode", "save", "appendonly",
-      "appendfsync", "include");
 
   private final List<RedisNode> nodes;
   private final Path rootDir;
@@ -218,15 +211,7 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
      * @throws IllegalStateException if the option is already set
      */
     public Builder config(String name, String value) {
-      Checks.notNull(name, "name");
-      Checks.notNull(value, "value");
-      if (name.isBlank() || name.startsWith("-")) {
-        throw new IllegalArgumentException("name must be an option name like \"maxmemory\" but"
-            + " was \"" + name + "\"");
-      }
-      if (MANAGED_OPTIONS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-        throw new IllegalArgumentException("name \"" + name + "\" is managed by the testkit");
-      }
+      ExtraOptions.validate(name, value);
       requireUnset(!options.containsKey(name), "config " + name, options.get(name));
       options.put(name, value);
       return this;
@@ -288,8 +273,7 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
     }
 
     private List<NodeSpec> specs(RedisBinary binary, Path root) {
-      List<String> extraArgs = new ArrayList<>();
-      options.forEach((name, value) -> Collections.addAll(extraArgs, "--" + name, value));
+      List<String> extraArgs = ExtraOptions.toArgs(options);
       Duration timeout = startTimeout == null ? DEFAULT_START_TIMEOUT : startTimeout;
       List<NodeSpec> specs = new ArrayList<>();
       for (int i = 0; i < nodes; i++) {

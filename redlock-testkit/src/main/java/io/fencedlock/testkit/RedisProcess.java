@@ -26,7 +26,9 @@ final class RedisProcess {
     PORT_TAKEN
   }
 
-  private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
+  // Short on purpose: a foreign listener that took our port accepts but never answers, and
+  // a slow answer from our own server only costs another poll.
+  private static final Duration PROBE_TIMEOUT = Duration.ofMillis(200);
   private static final Duration KILL_BOUND = Duration.ofSeconds(10);
   private static final long MAX_BACKOFF_MILLIS = 50;
   private static final int LOG_TAIL_LINES = 40;
