@@ -1,0 +1,96 @@
+package io.fencedlock.chaos.proxy;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * latency {latency, jitter}: each chunk leaves at its arrival + latency + U[-jitter, +jitter),
+ * drawn per chunk, never before the chunk ahead of it. Because the wait is measured from
+ * arrival, back-to-back chunks do not add up. Confined to the I/O loop thread.
+ */
+final class LatencyStage extends ToxicStage {
+
+    private record Pending(Chunk chunk, long dueNanos) {}
+
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private long heldBytes;
+    private @Nullable Cancellable timer;
+
+    LatencyStage(ToxicConfig config, ChunkSink out, StageContext context) {
+        super(config, out, context);
+    }
+
+    @Override
+    protected void onChunk(Chunk chunk) {
+        long due = chunk.arrivalNanos() + delayNanos();
+        if (queue.isEmpty() && due <= context.nanoTime()) {
+            emit(chunk);
+            return;
+        }
+        queue.add(new Pending(chunk, due));
+        heldBytes += chunk.length();
+        if (timer == null) {
+            armForHead();
+        }
+    }
+
+    @Override
+    protected void onEnd() {
+        // The end is not delayed, but it must not overtake data still waiting here.
+        if (queue.isEmpty()) {
+            emitEnd();
+        }
+    }
+
+    @Override
+    protected Held onInterrupt() {
+        cancel(timer);
+        timer = null;
+        if (!queue.isEmpty()) {
+            // Toxiproxy forwards the chunk it was sleeping on instead of dropping it.
+            emit(queue.poll().chunk());
+        }
+        List<Chunk> rest = new ArrayList<>(queue.size());
+        queue.forEach(pending -> rest.add(pending.chunk()));
+        queue.clear();
+        heldBytes = 0;
+        return held(rest);
+    }
+
+    @Override
+    long heldBytes() {
+        return heldBytes;
+    }
+
+    private void armForHead() {
+        long wait = queue.getFirst().dueNanos() - context.nanoTime();
+        timer = context.schedule(wait, this::releaseDue);
+    }
+
+    private void releaseDue() {
+        timer = null;
+        long now = context.nanoTime();
+        while (!queue.isEmpty() && queue.getFirst().dueNanos() <= now) {
+            Pending pending = queue.poll();
+            heldBytes -= pending.chunk().length();
+            emit(pending.chunk());
+        }
+        if (!queue.isEmpty()) {
+            armForHead();
+        } else if (inputEnded()) {
+            emitEnd();
+        }
+    }
+
+    private long delayNanos() {
+        long millis = config.attribute("latency");
+        long jitter = config.attribute("jitter");
+        if (jitter > 0) {
+            millis += context.random().nextLong(2 * jitter) - jitter;
+        }
+        return TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+}
