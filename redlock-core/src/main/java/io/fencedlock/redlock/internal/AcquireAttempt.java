@@ -32,6 +32,8 @@ final class AcquireAttempt {
   private final String fenceKey;
   private final String owner;
   private final long start;
+  /** Completes once every phase-1 request has been answered or has timed out. */
+  private CompletableFuture<Void> phase1Settled = CompletableFuture.completedFuture(null);
 
   private AcquireAttempt(LockContext ctx, String resource, Duration ttl) {
     this.ctx = ctx;
@@ -53,6 +55,7 @@ final class AcquireAttempt {
     boolean fenced = ctx.config().fencing();
     List<CompletableFuture<NodeReply>> calls =
         nodes.fanOut(nodes.all(), i -> fenced ? lockAndRead(i) : plainLock(i));
+    phase1Settled = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
     if (fenced && ctx.config().nodeInitCheck()) {
       calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
     }
@@ -101,11 +104,17 @@ final class AcquireAttempt {
     if (ctx.ticker().read() >= deadline) {
       return fail("acquiring took longer than the lease's validity", replies);
     }
-    return done(new Acquired(new DefaultLease(ctx, resource, owner, token, deadline)));
+    return done(new Acquired(new DefaultLease(ctx, resource, owner, token, deadline, phase1Settled)));
   }
 
+  /**
+   * Releases everywhere, but only once every phase-1 request has settled, so that no release
+   * reaches a node ahead of the SET it must undo. Settling takes at most one node timeout.
+   */
   private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
-    return ctx.nodes().releaseEverywhere(lockKey, owner).thenApply(released -> new Failed(reason, replies));
+    return phase1Settled
+        .thenCompose(settled -> ctx.nodes().releaseEverywhere(lockKey, owner))
+        .thenApply(released -> new Failed(reason, replies));
   }
 
   private static CompletableFuture<Result> done(Result result) {

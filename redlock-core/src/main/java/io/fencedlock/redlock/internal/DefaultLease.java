@@ -2,8 +2,8 @@ package io.fencedlock.redlock.internal;
 
 import io.fencedlock.redlock.Lease;
 import io.fencedlock.redlock.LockExpiredException;
-import io.lettuce.core.ScriptOutputType;
 import io.fencedlock.redlock.NodeStatus;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,15 +22,22 @@ final class DefaultLease implements Lease {
   private final String owner;
   private final long token;
   private final AtomicReference<State> state;
+  private final CompletableFuture<Void> acquireSettled;
 
-  /** @param token the fencing token, or a negative number for an unfenced lease */
-  DefaultLease(LockContext ctx, String resource, String owner, long token, long deadlineNanos) {
+  /**
+   * @param token the fencing token, or a negative number for an unfenced lease
+   * @param acquireSettled completes when every node has answered the acquire or timed out;
+   *     a release waits for it so it cannot overtake a slow node's SET
+   */
+  DefaultLease(LockContext ctx, String resource, String owner, long token, long deadlineNanos,
+      CompletableFuture<Void> acquireSettled) {
     this.ctx = ctx;
     this.resource = resource;
     this.lockKey = ctx.keys().lockKey(resource);
     this.owner = owner;
     this.token = token;
     this.state = new AtomicReference<>(new State(deadlineNanos, 0, false));
+    this.acquireSettled = acquireSettled;
   }
 
   @Override
@@ -129,7 +136,10 @@ final class DefaultLease implements Lease {
       }
     } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true)));
     boolean wasValid = ctx.ticker().read() < current.deadlineNanos;
-    return ctx.nodes().releaseEverywhere(lockKey, owner).thenApply(deleted -> wasValid).minimalCompletionStage();
+    return acquireSettled
+        .thenCompose(settled -> ctx.nodes().releaseEverywhere(lockKey, owner))
+        .thenApply(deleted -> wasValid)
+        .minimalCompletionStage();
   }
 
   @Override

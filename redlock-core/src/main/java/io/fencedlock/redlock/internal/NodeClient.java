@@ -2,6 +2,7 @@ package io.fencedlock.redlock.internal;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
@@ -12,12 +13,12 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
+import java.util.function.BiConsumer;
 
 /**
  * One Redis master: a single Lettuce connection, opened lazily and reopened after a failed
@@ -35,6 +36,9 @@ public final class NodeClient implements AutoCloseable {
   private final long timeoutNanos;
   private final AtomicReference<CompletableFuture<StatefulRedisConnection<String, String>>>
       connection = new AtomicReference<>();
+  private volatile boolean closed;
+  /** Why the last connect failed, to explain "not connected" while the next one is pending. */
+  private volatile @Nullable Throwable lastConnectFailure;
 
   NodeClient(String uriText, ClientResources resources, Duration nodeTimeout, Duration connectTimeout) {
     this.uri = RedisURI.create(uriText);
@@ -66,36 +70,70 @@ public final class NodeClient implements AutoCloseable {
     return connection().thenApply(c -> null);
   }
 
-  /** Runs a script by EVALSHA, falling back to EVAL when the node does not know it yet. */
+  /**
+   * Runs a script by EVALSHA, falling back to EVAL when the node does not know it yet. The
+   * fallback is skipped once the call has timed out: sent then, it could reach the node after
+   * a release that was meant to undo it.
+   */
   <T> CompletableFuture<T> script(
       LuaScript script, ScriptOutputType type, String[] keys, String... args) {
     return timed(
-        redis ->
-            redis
-                .<T>evalsha(script.sha1(), type, keys, args)
-                .toCompletableFuture()
-                .exceptionallyCompose(
-                    e ->
-                        isNoScript(e)
-                            ? redis.<T>eval(script.source(), type, keys, args).toCompletableFuture()
-                            : CompletableFuture.failedFuture(e)));
+        (redis, result) ->
+            redis.<T>evalsha(script.sha1(), type, keys, args).whenComplete((value, failure) -> {
+              if (failure == null) {
+                result.complete(value);
+              } else if (isNoScript(failure) && !result.isDone()) {
+                redis.<T>eval(script.source(), type, keys, args).whenComplete(into(result));
+              } else {
+                result.completeExceptionally(failure);
+              }
+            }));
   }
 
   /** Plain {@code SET key value NX PX ttl}, as every Redlock client sends it. */
   CompletableFuture<String> setNxPx(String key, String value, long ttlMillis) {
-    return timed(redis -> redis.set(key, value, SetArgs.Builder.nx().px(ttlMillis)));
+    return timed((redis, result) -> redis.set(key, value, SetArgs.Builder.nx().px(ttlMillis)).whenComplete(into(result)));
   }
 
   CompletableFuture<List<KeyValue<String, String>>> mget(String... keys) {
-    return timed(redis -> redis.mget(keys));
+    return timed((redis, result) -> redis.mget(keys).whenComplete(into(result)));
   }
 
+  /**
+   * Sends a request at once on the established connection, or fails at once if there is none
+   * (and starts connecting). Requests are never parked on a pending connect: dependents of one
+   * future run in no guaranteed order, and a release must never overtake its acquire.
+   */
   private <T> CompletableFuture<T> timed(
-      Function<RedisAsyncCommands<String, String>, CompletionStage<T>> request) {
-    return connection()
-        .thenCompose(c -> request.apply(c.async()))
-        .toCompletableFuture()
-        .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+      BiConsumer<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
+    CompletableFuture<StatefulRedisConnection<String, String>> current = connection();
+    if (!current.isDone() || current.isCompletedExceptionally()) {
+      Throwable last = current.isDone() ? failureOf(current) : lastConnectFailure;
+      return CompletableFuture.failedFuture(new RedisConnectionException(
+          "not connected to " + label + (last == null ? " yet" : ": " + Replies.describe(last))));
+    }
+    CompletableFuture<T> result = new CompletableFuture<T>().orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+    request.accept(current.join().async(), result);
+    return result;
+  }
+
+  private static <T> BiConsumer<T, Throwable> into(CompletableFuture<T> result) {
+    return (value, failure) -> {
+      if (failure == null) {
+        result.complete(value);
+      } else {
+        result.completeExceptionally(failure);
+      }
+    };
+  }
+
+  private static Throwable failureOf(CompletableFuture<?> failed) {
+    try {
+      failed.join();
+      throw new IllegalStateException("not failed");
+    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+      return Futures.unwrap(e);
+    }
   }
 
   /** The current connection attempt, or a fresh one if the last attempt failed. */
@@ -105,14 +143,14 @@ public final class NodeClient implements AutoCloseable {
       if (current != null && !current.isCompletedExceptionally()) {
         return current;
       }
+      if (closed) {
+        return current;
+      }
       CompletableFuture<StatefulRedisConnection<String, String>> next = new CompletableFuture<>();
       if (connection.compareAndSet(current, next)) {
-        client.connectAsync(StringCodec.UTF8, uri).whenComplete((c, e) -> {
-          if (e != null) {
-            next.completeExceptionally(e);
-          } else {
-            next.complete(c);
-          }
+        client.connectAsync(StringCodec.UTF8, uri).whenComplete((c, failure) -> {
+          lastConnectFailure = failure == null ? null : Futures.unwrap(failure);
+          into(next).accept(c, failure);
         });
         return next;
       }
@@ -126,6 +164,7 @@ public final class NodeClient implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     CompletableFuture<StatefulRedisConnection<String, String>> current = connection.getAndSet(
         CompletableFuture.failedFuture(new IllegalStateException("closed")));
     if (current != null) {

@@ -36,7 +36,21 @@ final class Replies {
       return new NodeReply(
           node, NodeStatus.TIMED_OUT, 0, "no reply within " + nodeTimeout.toMillis() + " ms", cause);
     }
-    String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-    return new NodeReply(node, NodeStatus.ERROR, 0, message, cause);
+    return new NodeReply(node, NodeStatus.ERROR, 0, describe(cause), cause);
+  }
+
+  /** The message of a failure and of its causes, so "unable to connect" says why. */
+  static String describe(Throwable failure) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable t = failure; t != null && text.length() < 500; t = t.getCause()) {
+      String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+      if (text.indexOf(message) < 0) {
+        text.append(text.length() == 0 ? "" : ": ").append(message);
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return text.toString();
   }
 }

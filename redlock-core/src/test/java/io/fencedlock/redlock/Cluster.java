@@ -1,0 +1,50 @@
+package io.fencedlock.redlock;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fencedlock.testkit.RedisNode;
+import io.fencedlock.testkit.RedisNodes;
+import java.time.Duration;
+
+/** Helpers over a {@link RedisNodes} fixture shared by the integration tests. */
+final class Cluster {
+  private Cluster() {}
+
+  /** A config builder for these nodes with the test timing; nothing else set. */
+  static RedlockConfig.Builder config(RedisNodes nodes) {
+    return RedlockConfig.builder()
+        .nodes(nodes.uris())
+        .nodeTimeout(Timing.NODE_TIMEOUT)
+        .retryDelay(Duration.ofMillis(20))
+        .retryJitter(Duration.ofMillis(20));
+  }
+
+  /** Resumes paused nodes and restarts killed ones, so each test starts with all nodes up. */
+  static void heal(RedisNodes nodes) {
+    for (RedisNode node : nodes) {
+      if (node.isPaused()) {
+        node.resume();
+      }
+      if (!node.isRunning()) {
+        node.restart();
+      }
+    }
+  }
+
+  /** How many running nodes hold {@code key}. */
+  static long holding(RedisNodes nodes, String key) {
+    return nodes.nodes().stream()
+        .filter(RedisNode::isRunning)
+        .filter(n -> Long.valueOf(1).equals(n.command("EXISTS", key)))
+        .count();
+  }
+
+  /** How many nodes store {@code value} under {@code key}. */
+  static long holdingValue(RedisNodes nodes, String key, String value) {
+    return nodes.nodes().stream().filter(RedisNode::isRunning).filter(n -> value.equals(n.command("GET", key))).count();
+  }
+
+  static void awaitNoKey(RedisNodes nodes, String key) {
+    await().atMost(Timing.AWAIT).until(() -> holding(nodes, key) == 0);
+  }
+}

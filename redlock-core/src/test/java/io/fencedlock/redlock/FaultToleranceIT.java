@@ -1,0 +1,233 @@
+package io.fencedlock.redlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fencedlock.redlock.internal.LuaScript;
+import io.fencedlock.testkit.Persistence;
+import io.fencedlock.testkit.RedisNodes;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** Nodes killed, paused, unreachable, password-protected or not Redis at all. */
+final class FaultToleranceIT {
+  private static final Duration TTL = Duration.ofSeconds(10);
+  private static RedisNodes nodes;
+  private String resource;
+
+  @BeforeAll
+  static void startNodes() {
+    // Killed nodes come back with their data, as production nodes must (appendfsync always).
+    nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
+  }
+
+  @AfterAll
+  static void stopNodes() {
+    nodes.close();
+  }
+
+  @BeforeEach
+  void nameResource(TestInfo test) {
+    resource = "fault:" + test.getTestMethod().orElseThrow().getName();
+  }
+
+  @AfterEach
+  void heal() {
+    Cluster.heal(nodes);
+  }
+
+  @Test
+  void acquire_twoOfFiveKilled_succeeds() {
+    try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      nodes.node(0).kill();
+      nodes.node(3).kill();
+
+      try (Lease lease = redlock.acquire(resource, TTL, Duration.ZERO)) {
+        assertThat(lease.isValid()).isTrue();
+        assertThat(Cluster.holdingValue(nodes, resource, lease.ownerId())).isEqualTo(3);
+      }
+    }
+  }
+
+  @Test
+  void acquire_threeOfFiveKilled_failsWithPerNodeOutcomesAndLeavesNoKey() {
+    try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      nodes.node(0).kill();
+      nodes.node(1).kill();
+      nodes.node(2).kill();
+      long start = System.nanoTime();
+
+      assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ZERO))
+          .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
+            assertThat(e.outcomes()).extracting(NodeOutcome::status).first().isEqualTo(NodeStatus.ERROR);
+            assertThat(e.outcomes().subList(0, 3)).allMatch(o -> o.status() == NodeStatus.ERROR);
+            assertThat(e.outcomes().get(0).node()).isEqualTo("127.0.0.1:" + nodes.node(0).port());
+            assertThat(e.getSuppressed()).isNotEmpty();
+          });
+
+      // Down nodes refuse connections at once: no waiting for timeouts, let alone the TTL.
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Timing.scaled(Duration.ofSeconds(2)));
+      assertThat(Cluster.holding(nodes, resource)).as("cleanup ran before the failure was reported").isZero();
+    }
+  }
+
+  @Test
+  void acquire_pausedNodeNeededForQuorum_failsAfterAboutOneNodeTimeout() {
+    try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      nodes.node(0).pause();
+      nodes.node(1).kill();
+      nodes.node(2).kill();
+      long start = System.nanoTime();
+
+      assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ZERO))
+          .isInstanceOfSatisfying(LockAcquisitionException.class,
+              e -> assertThat(e.outcomes().get(0).status()).isEqualTo(NodeStatus.TIMED_OUT));
+
+      // Phase 1 waits one node timeout for the paused node, the cleanup at most one more.
+      Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+      assertThat(elapsed).isGreaterThanOrEqualTo(Timing.NODE_TIMEOUT)
+          .isLessThan(Timing.NODE_TIMEOUT.multipliedBy(2).plus(Timing.scaled(Duration.ofSeconds(1))));
+      nodes.node(0).resume();
+      // The paused node executes the late SET and then the release queued behind it.
+      Cluster.awaitNoKey(nodes, resource);
+    }
+  }
+
+  @Test
+  void acquire_timedOutOnNodeWithEmptyScriptCache_neverLocksItLater() {
+    try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      // The node knows the release script but not the acquire script (as after a restart in
+      // which only releases had run yet), so only the acquire needs the EVAL fallback.
+      nodes.node(0).command("SCRIPT", "FLUSH");
+      nodes.node(0).command("SCRIPT", "LOAD", LuaScript.RELEASE.source());
+      nodes.node(0).pause();
+      nodes.node(1).kill();
+      nodes.node(2).kill();
+      assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ZERO)).isInstanceOf(LockAcquisitionException.class);
+
+      // On resume, node 0 answers NOSCRIPT to the timed-out acquire. Retrying it with EVAL now
+      // would lock the node after the release was sent, so the client must not.
+      nodes.node(0).resume();
+      await().atMost(Timing.AWAIT).until(() -> redlock.tryAcquire(resource + ":probe", TTL).map(probe -> {
+        probe.release();
+        return true; // node 0 answered on the same connection, so its backlog is processed
+      }).orElse(false));
+      assertThat(nodes.node(0).command("EXISTS", resource)).isEqualTo(0L);
+    }
+  }
+
+  @Test
+  void acquire_twoNodesPaused_succeedsWithoutWaitingForThem() {
+    try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      redlock.acquire(resource + ":warmup", TTL, Duration.ZERO).release();
+      nodes.node(0).pause();
+      nodes.node(1).pause();
+
+      Lease lease = redlock.acquire(resource, TTL, Duration.ZERO);
+
+      assertThat(lease.remainingValidity()).isGreaterThan(TTL.minus(Timing.NODE_TIMEOUT).minusMillis(102));
+      lease.release();
+      nodes.node(0).resume();
+      nodes.node(1).resume();
+      Cluster.awaitNoKey(nodes, resource);
+    }
+  }
+
+  @Test
+  void create_majorityDown_succeedsAndAcquireReportsThem() {
+    nodes.node(0).kill();
+    nodes.node(1).kill();
+    nodes.node(2).kill();
+
+    try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      assertThat(redlock.tryAcquire(resource, TTL)).isEmpty();
+      Cluster.heal(nodes);
+      await().atMost(Timing.AWAIT).until(() -> redlock.tryAcquire(resource, TTL).map(l -> {
+        l.release();
+        return true;
+      }).orElse(false));
+    }
+  }
+
+  @Test
+  void acquire_wrongPasswordAndGarbageNode_areErrorsNotCrashes() throws IOException {
+    try (RedisNodes secured = RedisNodes.start(1);
+        GarbageServer garbage = new GarbageServer()) {
+      // Make the new node look like a member of this deployment: give it the others' marker.
+      secured.node(0).command("SET", "redlock:node-init", (String) nodes.node(1).command("GET", "redlock:node-init"));
+      secured.node(0).command("CONFIG", "SET", "requirepass", "s3cret");
+      List<String> uris = new ArrayList<>(nodes.uris().subList(0, 3));
+      uris.add("redis://:wrong@127.0.0.1:" + secured.node(0).port());
+      uris.add("redis://127.0.0.1:" + garbage.port());
+      nodes.node(0).kill();
+
+      try (Redlock redlock = Redlock.create(RedlockConfig.builder().nodes(uris).nodeTimeout(Timing.NODE_TIMEOUT).build())) {
+        assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ZERO))
+            .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
+              assertThat(e.outcomes().get(3).status()).isEqualTo(NodeStatus.ERROR);
+              assertThat(e.outcomes().get(3).detail()).containsIgnoringCase("pass");
+              assertThat(e.outcomes().get(4).status()).isIn(NodeStatus.ERROR, NodeStatus.TIMED_OUT);
+            });
+      }
+      uris.set(3, "redis://:s3cret@127.0.0.1:" + secured.node(0).port());
+      try (Redlock redlock = Redlock.create(RedlockConfig.builder().nodes(uris).nodeTimeout(Timing.NODE_TIMEOUT).build());
+          Lease lease = redlock.acquire(resource, TTL, Duration.ZERO)) {
+        // Node 0 is down and the garbage node fails, so the quorum needs the secured node.
+        assertThat(lease.isValid()).isTrue();
+      }
+    }
+  }
+
+  /** Accepts connections and answers every request with bytes that are not RESP. */
+  private static final class GarbageServer implements AutoCloseable {
+    private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    private final Thread acceptor = new Thread(this::serve, "garbage-server");
+
+    GarbageServer() throws IOException {
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    int port() {
+      return server.getLocalPort();
+    }
+
+    private void serve() {
+      while (!server.isClosed()) {
+        try (Socket socket = server.accept()) {
+          InputStream in = socket.getInputStream();
+          OutputStream out = socket.getOutputStream();
+          byte[] buffer = new byte[4096];
+          while (in.read(buffer) > 0) {
+            out.write("?? not redis ??\r\n".getBytes(StandardCharsets.US_ASCII));
+          }
+        } catch (IOException e) {
+          if (!server.isClosed()) {
+            throw new UncheckedIOException(e);
+          } // closed by the test: the loop ends
+        }
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      server.close();
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package io.fencedlock.redlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fencedlock.testkit.Persistence;
+import io.fencedlock.testkit.RedisNode;
+import io.fencedlock.testkit.RedisNodes;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nodes that lose their memory: the initialization marker tells them apart, they are kept out
+ * of quorums, and re-admitted only with fence counters above every token issued. Each test
+ * starts its own fresh nodes, because what it checks is how a deployment begins.
+ */
+final class NodeAmnesiaIT {
+  private static final Duration TTL = Duration.ofSeconds(5);
+  private static final String MARKER = "redlock:node-init";
+
+  @Test
+  void create_freshDeploymentAllNodesAnswer_marksEveryNodeWithAnEpoch() {
+    try (RedisNodes nodes = RedisNodes.start(5);
+        Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      long nowMicros = System.currentTimeMillis() * 1000;
+      for (RedisNode node : nodes) {
+        long epoch = Long.parseLong((String) node.command("GET", MARKER));
+        assertThat(epoch).isBetween(nowMicros - 60_000_000L, nowMicros + 1);
+      }
+      try (Lease lease = redlock.acquire("amnesia:first", TTL, Duration.ZERO)) {
+        assertThat(lease.fencingToken()).isGreaterThan(nowMicros - 60_000_000L);
+      }
+    }
+  }
+
+  @Test
+  void create_freshDeploymentOneNodeDown_initializesNothingUntilAllAnswer() {
+    try (RedisNodes nodes = RedisNodes.start(5)) {
+      nodes.node(4).kill();
+      try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+        for (int i = 0; i < 4; i++) {
+          assertThat(nodes.node(i).command("EXISTS", MARKER)).isEqualTo(0L);
+        }
+        assertThatThrownBy(() -> redlock.acquire("amnesia:partial", TTL, Duration.ZERO))
+            .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
+              // The round stops once a quorum is impossible, so some replies may still be pending.
+              assertThat(e.outcomes()).noneMatch(o -> o.status() == NodeStatus.GRANTED);
+              assertThat(e.outcomes()).filteredOn(o -> o.status() == NodeStatus.UNINITIALIZED).hasSizeGreaterThanOrEqualTo(2);
+            });
+
+        nodes.node(4).restart();
+
+        try (Lease lease = redlock.acquire("amnesia:partial", TTL, Duration.ofSeconds(2))) { // retries until the client reconnects to node 4
+          assertThat(lease.isValid()).isTrue();
+        }
+        for (RedisNode node : nodes) {
+          assertThat(node.command("EXISTS", MARKER)).isEqualTo(1L);
+        }
+      }
+    }
+  }
+
+  @Test
+  void restartWithoutData_nodeIsExcludedNotCounted() {
+    try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
+        Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      redlock.acquire("amnesia:excluded", TTL, Duration.ZERO).release();
+      nodes.node(0).restart(Persistence.NONE);
+      nodes.node(3).kill();
+      nodes.node(4).kill();
+
+      // Nodes 0, 1 and 2 answer; counting the empty node 0 would make a quorum of three. The
+      // wait covers the client's reconnect to the restarted node (ERROR until then).
+      assertThatThrownBy(() -> redlock.acquire("amnesia:excluded", TTL, Duration.ofSeconds(1)))
+          .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
+            assertThat(e.outcomes().get(0).status()).isEqualTo(NodeStatus.UNINITIALIZED);
+            assertThat(e.outcomes().subList(1, 3)).allMatch(o -> o.status() == NodeStatus.GRANTED || o.status() == NodeStatus.PENDING);
+          });
+      assertThat(nodes.node(0).command("EXISTS", "amnesia:excluded")).isEqualTo(0L);
+      assertThat(nodes.node(0).command("EXISTS", MARKER)).as("not re-admitted before maxLeaseTtl").isEqualTo(0L);
+    }
+  }
+
+  @Test
+  void restartWithoutData_checkSwitchedOff_tokensGoBackwards() {
+    // The negative control: it shows what the marker check prevents.
+    try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
+        Redlock unsafe = Redlock.create(Cluster.config(nodes).nodeInitCheck(false).build())) {
+      long before = 0;
+      for (int i = 0; i < 5; i++) {
+        try (Lease lease = unsafe.acquire("amnesia:control", TTL, Duration.ZERO)) {
+          before = lease.fencingToken();
+        }
+      }
+      // A majority loses its memory and answers while the two nodes that remember are away.
+      nodes.node(3).kill();
+      nodes.node(4).kill();
+      for (int i = 0; i < 3; i++) {
+        nodes.node(i).restart(Persistence.NONE);
+      }
+
+      Lease after = unsafe.acquire("amnesia:control", TTL, Duration.ofSeconds(2));
+
+      assertThat(after.fencingToken()).isLessThan(before);
+    }
+  }
+
+  @Test
+  void restartWithoutData_afterMaxLeaseTtl_isReadmittedAboveEveryToken() {
+    try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
+        Redlock redlock = Redlock.create(Cluster.config(nodes).maxLeaseTtl(Duration.ofSeconds(1)).build())) {
+      long last = 0;
+      for (int i = 0; i < 5; i++) {
+        try (Lease lease = redlock.acquire("amnesia:readmit", Duration.ofMillis(500), Duration.ZERO)) {
+          last = lease.fencingToken();
+        }
+      }
+      nodes.node(0).restart(Persistence.NONE);
+
+      // Acquires keep going through the other four; one of them re-admits node 0 once its wait is over.
+      await().atMost(Timing.AWAIT).until(() -> {
+        redlock.tryAcquire("amnesia:other", Duration.ofMillis(500)).ifPresent(Lease::release);
+        return Long.valueOf(1).equals(nodes.node(0).command("EXISTS", MARKER));
+      });
+      long epoch = Long.parseLong((String) nodes.node(0).command("GET", MARKER));
+      assertThat(epoch).isGreaterThan(last);
+
+      nodes.node(3).kill();
+      nodes.node(4).kill();
+      Optional<Lease> lease = redlock.tryAcquire("amnesia:readmit", Duration.ofMillis(500));
+      assertThat(lease).as("node 0 counts again").isPresent();
+      assertThat(lease.get().fencingToken()).isGreaterThan(last);
+      lease.get().release();
+    }
+  }
+}

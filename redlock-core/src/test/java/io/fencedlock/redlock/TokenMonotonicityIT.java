@@ -1,0 +1,105 @@
+package io.fencedlock.redlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fencedlock.testkit.Persistence;
+import io.fencedlock.testkit.RedisNodes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Thousands of acquisitions by concurrent threads while a minority of nodes is killed and
+ * restarted (with appendfsync always): tokens stay unique and respect real-time order.
+ */
+final class TokenMonotonicityIT {
+  private static final int THREADS = 4;
+  private static final int ACQUISITIONS = 2_000;
+
+  /** One successful acquisition, with monotonic timestamps around it. */
+  private record Hold(long invokedNanos, long acquiredNanos, long token) {}
+
+  @Test
+  void tokens_concurrentAcquiresWhileMinorityCrashes_areUniqueAndOrdered() throws Exception {
+    try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
+        Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      List<Hold> holds = Collections.synchronizedList(new ArrayList<>());
+      AtomicBoolean done = new AtomicBoolean();
+      ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
+      List<Future<?>> workers = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        workers.add(pool.submit(() -> {
+          long giveUp = System.nanoTime() + Timing.scaled(Duration.ofMinutes(2)).toNanos();
+          while (holds.size() < ACQUISITIONS && System.nanoTime() < giveUp) {
+            long invoked = System.nanoTime();
+            redlock.tryAcquire("mono:counter", Duration.ofSeconds(2)).ifPresent(lease -> {
+              holds.add(new Hold(invoked, System.nanoTime(), lease.fencingToken()));
+              lease.release();
+            });
+          }
+          return null;
+        }));
+      }
+      Future<Integer> crashes = pool.submit(() -> crashMinority(nodes, done));
+      for (Future<?> worker : workers) {
+        worker.get();
+      }
+      done.set(true);
+
+      assertThat(crashes.get()).as("node crashes during the run").isGreaterThan(2);
+      assertUniqueAndOrdered(holds);
+      pool.shutdown();
+    }
+  }
+
+  /** Kills one or two of nodes 0 and 1 and restarts them, until told to stop. */
+  private static int crashMinority(RedisNodes nodes, AtomicBoolean done) throws InterruptedException {
+    int crashes = 0;
+    while (!done.get()) {
+      boolean both = ThreadLocalRandom.current().nextBoolean();
+      nodes.node(0).kill();
+      if (both) {
+        nodes.node(1).kill();
+      }
+      crashes++;
+      // Let some acquisitions run against the degraded cluster before healing it.
+      Thread.sleep(ThreadLocalRandom.current().nextInt(20, 120)); // fault duration, not a sync
+      nodes.node(0).restart();
+      if (both) {
+        nodes.node(1).restart();
+      }
+    }
+    return crashes;
+  }
+
+  private static void assertUniqueAndOrdered(List<Hold> holds) {
+    List<Hold> all = new ArrayList<>(holds);
+    Set<Long> tokens = new HashSet<>();
+    all.forEach(h -> assertThat(tokens.add(h.token())).as("token %d issued twice", h.token()).isTrue());
+    // Real-time order: if A was acquired before B was invoked, A's token is smaller. Walk
+    // from the largest token down, remembering the earliest acquisition among larger tokens.
+    all.sort(Comparator.comparingLong(Hold::token).reversed());
+    Hold earliestLarger = null;
+    for (Hold hold : all) {
+      if (earliestLarger != null) {
+        assertThat(earliestLarger.acquiredNanos())
+            .as("%s was acquired before %s was invoked, yet has a larger token", earliestLarger, hold)
+            .isGreaterThanOrEqualTo(hold.invokedNanos());
+      }
+      if (earliestLarger == null || hold.acquiredNanos() < earliestLarger.acquiredNanos()) {
+        earliestLarger = hold;
+      }
+    }
+    assertThat(all).hasSizeGreaterThanOrEqualTo(ACQUISITIONS);
+  }
+}
