@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The single {@link HttpHandler}: resolves the route, checks the method, dispatches, and maps
  * failures to statuses — {@link HttpProblem} to its 4xx, {@link StoreException} to 503, anything
- * else (a bug) to 500. Always closes the exchange. Thread-safe.
+ * else (a bug) to 500. Answers 503 once the service is draining. Always closes the exchange.
+ * Thread-safe.
  */
 final class Router implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(Router.class);
@@ -17,15 +18,23 @@ final class Router implements HttpHandler {
   private final ObjectEndpoints objects;
   private final FencedStore store;
   private final WriteCounters counters;
+  private final InFlightRequests inFlight;
 
-  Router(FencedStore store, WriteCounters counters) {
+  Router(FencedStore store, WriteCounters counters, InFlightRequests inFlight) {
     this.objects = new ObjectEndpoints(store, counters);
     this.store = store;
     this.counters = counters;
+    this.inFlight = inFlight;
   }
 
   @Override
   public void handle(HttpExchange exchange) {
+    if (!inFlight.tryEnter()) {
+      exchange.getResponseHeaders().set("Connection", "close");
+      fail(exchange, 503, "shutting down", null);
+      exchange.close();
+      return;
+    }
     try {
       dispatch(exchange);
     } catch (HttpProblem problem) {
@@ -40,6 +49,7 @@ final class Router implements HttpHandler {
       fail(exchange, 500, "internal error", e);
     } finally {
       exchange.close();
+      inFlight.exit();
     }
   }
 

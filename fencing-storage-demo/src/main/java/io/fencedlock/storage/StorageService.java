@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -32,11 +33,14 @@ public final class StorageService implements AutoCloseable {
   private final FencedStore store;
   private final HttpServer server;
   private final ThreadPoolExecutor workers;
+  private final InFlightRequests inFlight;
   private final int port;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private StorageService(FencedStore store, HttpServer server, ThreadPoolExecutor workers) {
+  private StorageService(
+      FencedStore store, HttpServer server, ThreadPoolExecutor workers, InFlightRequests inFlight) {
     this.store = store;
+    this.inFlight = inFlight;
     this.server = server;
     this.workers = workers;
     this.port = server.getAddress().getPort();
@@ -51,14 +55,15 @@ public final class StorageService implements AutoCloseable {
   public static StorageService start(StorageConfig config) {
     FencedStore store = JdbcFencedStore.open(config.jdbcUrl());
     ThreadPoolExecutor workers = newWorkers(config);
+    InFlightRequests inFlight = new InFlightRequests();
     try {
       InetSocketAddress address =
           new InetSocketAddress(InetAddress.getLoopbackAddress(), config.port());
       HttpServer server = HttpServer.create(address, BACKLOG);
-      server.createContext("/", new Router(store, new WriteCounters()));
+      server.createContext("/", new Router(store, new WriteCounters(), inFlight));
       server.setExecutor(workers);
       server.start();
-      StorageService service = new StorageService(store, server, workers);
+      StorageService service = new StorageService(store, server, workers, inFlight);
       log.info("fenced storage at {} on {}", service.url(), config.jdbcUrl());
       return service;
     } catch (IOException e) {
@@ -79,23 +84,28 @@ public final class StorageService implements AutoCloseable {
   }
 
   /**
-   * Stops accepting, lets running requests finish (briefly), then closes the database. A request
-   * still running after the grace period may fail, but never leaves a half-done write: each write
-   * is one transaction.
+   * Refuses new requests (503), lets running ones finish for up to {@value #STOP_GRACE_SECONDS}
+   * seconds, stops the server, then closes the database. A request cut off after the grace period
+   * never leaves a half-done write: each write is one transaction.
    */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    server.stop(STOP_GRACE_SECONDS);
-    workers.shutdown();
+    Duration grace = Duration.ofSeconds(STOP_GRACE_SECONDS);
     try {
+      if (!inFlight.drain(grace)) {
+        log.warn("requests still running after {}; closing anyway", grace);
+      }
+      server.stop(0);
+      workers.shutdown();
       if (!workers.awaitTermination(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
         workers.shutdownNow();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      server.stop(0);
       workers.shutdownNow();
     } finally {
       store.close();

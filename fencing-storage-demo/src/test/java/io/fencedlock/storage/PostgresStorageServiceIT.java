@@ -1,0 +1,13 @@
+package io.fencedlock.storage;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@link StorageServiceContract} on a private PostgreSQL server. */
+final class PostgresStorageServiceIT extends StorageServiceContract {
+  @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
+
+  @Override
+  String newDatabaseUrl() {
+    return POSTGRES.newDatabaseUrl();
+  }
+}
