@@ -165,12 +165,8 @@ public final class NodeClient implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    CompletableFuture<StatefulRedisConnection<String, String>> current = connection.getAndSet(
-        CompletableFuture.failedFuture(new IllegalStateException("closed")));
-    if (current != null) {
-      current.thenAccept(StatefulRedisConnection::closeAsync);
-    }
-    client.shutdown(0, 1, TimeUnit.SECONDS);
+    connection.set(CompletableFuture.failedFuture(new IllegalStateException("closed")));
+    client.shutdown(0, 1, TimeUnit.SECONDS); // closes the connection too
   }
 
   @Override
