@@ -1,0 +1,294 @@
+package io.fencedlock.chaos.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import eu.rekawek.toxiproxy.model.toxic.Latency;
+import eu.rekawek.toxiproxy.model.toxic.Timeout;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The toxics' effect on real TCP traffic through the proxy to a loopback echo server. Lower
+ * bounds are the toxics' specified behaviour; upper bounds are generous because the machine
+ * is shared.
+ */
+final class ToxicTrafficTest {
+
+    private static final byte[] PING = "ping".getBytes();
+
+    private static ToxiproxyTarget target;
+    private static EchoServer echo;
+    private final ToxiproxyClient client = target.client();
+    private final Random random = new Random(42);
+
+    @BeforeAll
+    static void startServers() {
+        target = ToxiproxyTarget.start();
+        echo = EchoServer.start();
+    }
+
+    @AfterEach
+    void deleteProxies() {
+        target.cleanUp();
+    }
+
+    @AfterAll
+    static void stopServers() throws IOException {
+        target.close();
+        echo.close();
+    }
+
+    @Test
+    void latency_downstream100ms_delaysRoundTripByAtLeast100ms() throws IOException {
+        Proxy proxy = target.createProxy(client, "latency", echo.upstream());
+        proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 100);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            Duration roundTrip = timed(() -> assertThat(connection.roundTrip(PING)).isEqualTo(PING));
+
+            assertThat(roundTrip).isGreaterThanOrEqualTo(Duration.ofMillis(100))
+                    .isLessThan(Timing.generousUpperBound(Duration.ofMillis(100)));
+        }
+    }
+
+    @Test
+    void latency_addedThenRemovedOnLiveConnection_appliesThenStops() throws IOException {
+        Proxy proxy = target.createProxy(client, "livelatency", echo.upstream());
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            connection.roundTrip(PING);
+            Latency latency = proxy.toxics().latency("lat", ToxicDirection.UPSTREAM, 300);
+
+            Duration slow = timed(() -> connection.roundTrip(PING));
+            latency.remove();
+            Duration fast = timed(() -> connection.roundTrip(PING));
+
+            assertThat(slow).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(fast).isLessThan(Duration.ofMillis(300));
+        }
+    }
+
+    @Test
+    void toxicity_zero_toxicDoesNotRunOnNewConnections() throws IOException {
+        Proxy proxy = target.createProxy(client, "toxicity", echo.upstream());
+        proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 1_000).setToxicity(0f);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            Duration roundTrip = timed(() -> connection.roundTrip(PING));
+
+            assertThat(roundTrip).isLessThan(Duration.ofMillis(1_000));
+        }
+    }
+
+    @Test
+    void timeout_downstream_dropsDataAndClosesAfterTimeout() throws IOException {
+        Proxy proxy = target.createProxy(client, "timeout", echo.upstream());
+        proxy.toxics().timeout("to", ToxicDirection.DOWNSTREAM, 400);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            connection.write(PING);
+            byte[][] received = new byte[1][];
+            Duration untilClosed = timed(() -> received[0] = connection.readToEnd());
+
+            assertThat(received[0]).isEmpty();
+            assertThat(untilClosed).isGreaterThanOrEqualTo(Duration.ofMillis(300))
+                    .isLessThan(Timing.generousUpperBound(Duration.ofMillis(400)));
+        }
+    }
+
+    @Test
+    void timeout_zero_dropsDataUntilRemovedThenCloses() throws IOException {
+        Proxy proxy = target.createProxy(client, "timeout0", echo.upstream());
+        Timeout timeout = proxy.toxics().timeout("to", ToxicDirection.DOWNSTREAM, 0);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            connection.write(PING);
+            assertThat(connection.readWithin(Timing.quietWindow())).isEmpty();
+
+            timeout.remove();
+
+            assertThat(connection.readToEnd()).isEmpty();
+        }
+    }
+
+    @Test
+    void reset_timeoutToxicOnLiveConnection_closesIt() throws IOException {
+        ToxiproxyClient fresh = target.client();
+        Proxy proxy = target.createProxy(fresh, "resettimeout", echo.upstream());
+        proxy.toxics().timeout("to", ToxicDirection.UPSTREAM, 0);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            connection.write(PING);
+            assertThat(connection.readWithin(Timing.quietWindow())).isEmpty();
+
+            fresh.reset();
+
+            assertThat(connection.readToEnd()).isEmpty();
+        }
+    }
+
+    @Test
+    void resetPeer_upstreamPresentAtConnect_resetsClientConnection() throws IOException {
+        Proxy proxy = target.createProxy(client, "resetpeer", echo.upstream());
+        proxy.toxics().resetPeer("rp", ToxicDirection.UPSTREAM, 0);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            connection.write(PING);
+
+            assertThatThrownBy(connection::readToEnd)
+                    .isInstanceOf(SocketException.class).hasMessageContaining("Connection reset");
+        }
+    }
+
+    @Test
+    void resetPeer_withTimeout_waitsBeforeResetting() throws IOException {
+        Proxy proxy = target.createProxy(client, "resetpeerwait", echo.upstream());
+        proxy.toxics().resetPeer("rp", ToxicDirection.UPSTREAM, 300);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            connection.write(PING);
+            Duration untilReset = timed(() -> assertThatThrownBy(connection::readToEnd)
+                    .isInstanceOf(SocketException.class).hasMessageContaining("Connection reset"));
+
+            assertThat(untilReset).isGreaterThanOrEqualTo(Duration.ofMillis(250));
+        }
+    }
+
+    @Test
+    void limitData_downstream_cutsExactlyAtLimitThenCloses() throws IOException {
+        Proxy proxy = target.createProxy(client, "limit", echo.upstream());
+        proxy.toxics().limitData("ld", ToxicDirection.DOWNSTREAM, 10);
+        byte[] payload = randomBytes(100);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            connection.write(payload);
+
+            assertThat(connection.readToEnd()).isEqualTo(Arrays.copyOf(payload, 10));
+        }
+    }
+
+    @Test
+    void bandwidth_10KBps_paces3000BytesOverAbout300ms() throws IOException {
+        Proxy proxy = target.createProxy(client, "bandwidth", echo.upstream());
+        proxy.toxics().bandwidth("bw", ToxicDirection.DOWNSTREAM, 10);
+        byte[] payload = randomBytes(3_000);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            byte[][] received = new byte[1][];
+            Duration transfer = timed(() -> received[0] = connection.roundTrip(payload));
+
+            assertThat(received[0]).isEqualTo(payload);
+            assertThat(transfer).isGreaterThanOrEqualTo(Duration.ofMillis(250))
+                    .isLessThan(Timing.generousUpperBound(Duration.ofMillis(300)));
+        }
+    }
+
+    @Test
+    void slicer_smallPiecesWithDelay_deliversAllBytesIntact() throws IOException {
+        Proxy proxy = target.createProxy(client, "slicer", echo.upstream());
+        proxy.toxics().slicer("sl", ToxicDirection.DOWNSTREAM, 64, 20).setSizeVariation(16);
+        proxy.toxics().slicer("sl-up", ToxicDirection.UPSTREAM, 1_000, 0);
+        byte[] payload = randomBytes(20_000);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            assertThat(connection.roundTrip(payload)).isEqualTo(payload);
+        }
+    }
+
+    @Test
+    void slowClose_downstream_delaysCloseAfterUpstreamEnds() throws IOException {
+        Proxy proxy = target.createProxy(client, "slowclose", echo.upstream());
+        proxy.toxics().slowClose("sc", ToxicDirection.DOWNSTREAM, 400);
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            assertThat(connection.roundTrip(PING)).isEqualTo(PING);
+            Duration untilClosed = timed(() -> {
+                connection.shutdownOutput();
+                assertThat(connection.readToEnd()).isEmpty();
+            });
+
+            assertThat(untilClosed).isGreaterThanOrEqualTo(Duration.ofMillis(400))
+                    .isLessThan(Timing.generousUpperBound(Duration.ofMillis(400)));
+        }
+    }
+
+    @Test
+    void disable_liveConnection_closesItAndRefusesNewOnesUntilEnabled() throws IOException {
+        Proxy proxy = target.createProxy(client, "disable", echo.upstream());
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            assertThat(connection.roundTrip(PING)).isEqualTo(PING);
+
+            proxy.disable();
+
+            assertClosedByPeer(connection);
+            assertThatThrownBy(() -> ToxiproxyTarget.connect(proxy)).hasRootCauseInstanceOf(ConnectException.class);
+        }
+        proxy.enable();
+        try (TcpClient again = ToxiproxyTarget.connect(proxy)) {
+            assertThat(again.roundTrip(PING)).isEqualTo(PING);
+        }
+    }
+
+    @Test
+    void connect_upstreamRefuses_closesClientAtOnce() throws IOException {
+        Proxy proxy = target.createProxy(client, "deadupstream", "127.0.0.1:1");
+
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            assertClosedByPeer(connection);
+        }
+    }
+
+    @Test
+    void delete_liveConnection_closesItAndUpstreamSide() throws IOException {
+        Proxy proxy = target.createProxy(client, "deletelive", echo.upstream());
+        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+            assertThat(connection.roundTrip(PING)).isEqualTo(PING);
+            int openBefore = echo.openConnections();
+
+            proxy.delete();
+
+            assertClosedByPeer(connection);
+            await().atMost(Timing.await()).until(() -> echo.openConnections() < openBefore);
+        }
+    }
+
+    private byte[] randomBytes(int length) {
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    /** EOF or a reset both count: either way the proxy closed the client's socket. */
+    private static void assertClosedByPeer(TcpClient connection) {
+        try {
+            connection.readToEnd();
+        } catch (SocketException e) {
+            assertThat(e).hasMessageContaining("Connection reset");
+        } catch (IOException e) {
+            throw new AssertionError("expected the proxy to close the connection", e);
+        }
+    }
+
+    private static Duration timed(IoAction action) throws IOException {
+        long start = System.nanoTime();
+        action.run();
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    @FunctionalInterface
+    private interface IoAction {
+        void run() throws IOException;
+    }
+}
