@@ -1,0 +1,132 @@
+package io.fencedlock.storage.demo;
+
+import io.fencedlock.storage.StorageConfig;
+import io.fencedlock.storage.StorageService;
+import io.fencedlock.testkit.RedisNodes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+/**
+ * What the demo and {@code serve} run on: five local redis-server processes (the testkit's
+ * bundled binary) and the fenced storage service on SQLite in a fresh temp dir.
+ *
+ * <p>Thread-safe; {@link #close()} is idempotent and stops everything this object started, so it
+ * can run from a shutdown hook while another thread still uses the environment.
+ */
+final class DemoEnvironment implements AutoCloseable {
+  static final int NODES = 5;
+
+  private final RedisNodes nodes;
+  private final StorageService service;
+  private final Path dataDir;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private DemoEnvironment(RedisNodes nodes, StorageService service, Path dataDir) {
+    this.nodes = nodes;
+    this.service = service;
+    this.dataDir = dataDir;
+  }
+
+  /**
+   * Starts the nodes, then the service on {@code port} (0 = ephemeral). Nothing is left running
+   * if a step fails.
+   *
+   * @throws io.fencedlock.testkit.RedisStartupException if a node does not come up
+   * @throws io.fencedlock.storage.StoreException if the database cannot be opened
+   * @throws UncheckedIOException if the temp dir cannot be made or the port cannot be bound
+   */
+  static DemoEnvironment start(int port) {
+    Path dataDir = createTempDir();
+    RedisNodes nodes = null;
+    try {
+      nodes = RedisNodes.start(NODES);
+      String jdbcUrl = "jdbc:sqlite:" + dataDir.resolve("storage.db");
+      StorageService service =
+          StorageService.start(StorageConfig.builder().port(port).jdbcUrl(jdbcUrl).build());
+      return new DemoEnvironment(nodes, service, dataDir);
+    } catch (RuntimeException e) {
+      if (nodes != null) {
+        closeInto(nodes::close, e);
+      }
+      closeInto(() -> deleteRecursively(dataDir), e);
+      throw e;
+    }
+  }
+
+  /** The Redis nodes' URIs, {@code redis://127.0.0.1:PORT}. */
+  List<String> nodeUris() {
+    return nodes.uris();
+  }
+
+  /** The redis-server process ids, for checks that nothing is left running. */
+  List<Long> nodePids() {
+    return nodes.nodes().stream().map(node -> node.pid()).toList();
+  }
+
+  /** The storage service's base URL, {@code http://127.0.0.1:PORT}. */
+  URI storageUrl() {
+    return service.url();
+  }
+
+  /** The SQLite database file. */
+  Path databaseFile() {
+    return dataDir.resolve("storage.db");
+  }
+
+  /**
+   * Stops the service, then the nodes, then deletes the temp dir; every step is attempted.
+   *
+   * @throws IllegalStateException if a step failed; each failure is attached as suppressed
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    IllegalStateException failure = new IllegalStateException("stopping the demo environment failed");
+    closeInto(service::close, failure);
+    closeInto(nodes::close, failure);
+    closeInto(() -> deleteRecursively(dataDir), failure);
+    if (failure.getSuppressed().length > 0) {
+      throw failure;
+    }
+  }
+
+  private static void closeInto(Runnable step, Throwable failures) {
+    try {
+      step.run();
+    } catch (RuntimeException e) {
+      failures.addSuppressed(e);
+    }
+  }
+
+  private static Path createTempDir() {
+    try {
+      return Files.createTempDirectory("fencedlock-demo-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temp dir for the database", e);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      List<Path> deepestFirst = new ArrayList<>(paths.sorted(Comparator.reverseOrder()).toList());
+      for (Path path : deepestFirst) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dir, e);
+    }
+  }
+}
