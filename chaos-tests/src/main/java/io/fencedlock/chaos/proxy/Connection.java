@@ -111,9 +111,9 @@ final class Connection {
         if (toxics.contains(Direction.DOWNSTREAM, ToxicType.RESET_PEER)) {
             upstream.resetOnClose();
         }
-        upLink = new Link(loop, Direction.UPSTREAM, client, upstream, toxics.chain(Direction.UPSTREAM),
+        upLink = new Link(loop, client, upstream, toxics.chain(Direction.UPSTREAM),
                 () -> closeSocket(upstream), this::closeNow);
-        downLink = new Link(loop, Direction.DOWNSTREAM, upstream, client, toxics.chain(Direction.DOWNSTREAM),
+        downLink = new Link(loop, upstream, client, toxics.chain(Direction.DOWNSTREAM),
                 () -> closeSocket(client), this::closeNow);
         client.bind(upLink, downLink.outbound());
         upstream.bind(downLink, upLink.outbound());

@@ -22,7 +22,6 @@ final class Link implements StageContext {
     static final long RESUME_BELOW_BYTES = 256 * 1024;
 
     private final IoLoop loop;
-    private final Direction direction;
     private final Endpoint source;
     private final Runnable onFailure;
     private final OutboundQueue outbound;
@@ -35,19 +34,14 @@ final class Link implements StageContext {
      * @param closeDestination closes {@code destination} through the connection
      * @param onFailure closes the whole connection if a toxic fails unexpectedly
      */
-    Link(IoLoop loop, Direction direction, Endpoint source, Endpoint destination, List<ToxicConfig> toxics,
+    Link(IoLoop loop, Endpoint source, Endpoint destination, List<ToxicConfig> toxics,
             Runnable closeDestination, Runnable onFailure) {
         this.loop = loop;
-        this.direction = direction;
         this.source = source;
         this.onFailure = onFailure;
         this.outbound = new OutboundQueue(destination, closeDestination, this::applyBackpressure);
         // Last: building the chain may already schedule timers that run against this link.
         this.chain = new ToxicChain(toxics, outbound, this);
-    }
-
-    Direction direction() {
-        return direction;
     }
 
     OutboundQueue outbound() {

@@ -43,10 +43,6 @@ final class TimerQueue {
         }
     }
 
-    int size() {
-        return queue.size();
-    }
-
     private final class Timer implements Cancellable, Comparable<Timer> {
         private final long dueNanos;
         private final long order;

@@ -113,10 +113,6 @@ abstract sealed class ToxicStage implements ChunkSink
         return outputEnded;
     }
 
-    protected final boolean stopped() {
-        return stopped;
-    }
-
     protected final void emit(Chunk chunk) {
         if (!outputEnded) {
             out.accept(chunk);

@@ -20,7 +20,23 @@
  * <h2>Fidelity</h2>
  * Behaviour follows {@code /work/shared/design/toxiproxy-api.md}: error bodies, status codes,
  * defaults, listen resolution, toxic ordering and toxicity, and the toxics' timing and closing
- * semantics, including the quirks of toxiproxy-java 2.1.11.
+ * semantics, including the quirks of toxiproxy-java 2.1.11. Known differences from Toxiproxy:
+ * <ul>
+ *   <li>Data that reaches a toxic after it closed its direction, or a stalled bandwidth toxic,
+ *       is read and dropped or held; Go leaves it unread in the socket. Backpressure still
+ *       bounds what is held (about 1 MiB per link).
+ *   <li>Timers have millisecond granularity, so slicer delays below 1 ms round up.
+ *   <li>Upstream host names are resolved when a proxy starts, not on every dial.
+ *   <li>An interrupted reset_peer that was already waiting closes at once instead of after the
+ *       rest of its wait; an interrupted slicer hands over its remaining pieces unmerged.
+ *   <li>bandwidth with rate ≤ 0 stalls its direction; slicer guards average_size and
+ *       size_variation of 0, where Go would panic or recurse forever.
+ *   <li>Decoder error texts follow Go's wording only approximately (same prefix); unknown
+ *       routes answer 404/405 with a JSON error body; {@code stream} is echoed lower-case.
+ *   <li>No {@code /metrics}, no other toxic types, no config file at start-up ({@code /populate}
+ *       is supported). Half-closed connections are closed fully, as in Toxiproxy.
+ *   <li>Starting the API sets {@code sun.net.httpserver.nodelay=true} unless already set.
+ * </ul>
  */
 @NullMarked
 package io.fencedlock.chaos.proxy;

@@ -195,7 +195,8 @@ final class ErrorShapeTest {
     @Test
     void populate_newThenSameThenChanged_keepsToxicsOnlyWhenUnchanged() throws IOException {
         String name = target.uniqueName("populated");
-        String entry = "[{\"name\":\"" + name + "\",\"listen\":\"127.0.0.1:0\",\"upstream\":\"" + echo.upstream() + "\"}]";
+        String entry = "[{\"name\":\"" + name + "\",\"listen\":\"127.0.0.1:0\",\"upstream\":\""
+                + echo.upstream() + "\"}]";
         RawHttp.Response created = http.post("/populate", entry);
         assertThat(created.status()).isEqualTo(201);
         JsonArray proxies = created.json().getAsJsonObject().getAsJsonArray("proxies");

@@ -8,6 +8,10 @@ import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +20,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Dozens of proxies and hundreds of concurrent connections: data passes on all of them, and the
- * JVM's thread count does not grow with connections (no thread per connection or per link).
+ * Resource bounds. Dozens of proxies and hundreds of concurrent connections: data passes on all
+ * of them, and the JVM's thread count does not grow with connections (no thread per connection
+ * or per link). A stalled direction: the proxy stops reading instead of buffering without bound.
  */
 final class ScaleTest {
 
@@ -25,6 +30,8 @@ final class ScaleTest {
     private static final int CONNECTIONS_PER_PROXY = 6;
     /** Headroom for JDK housekeeping threads that may start meanwhile (e.g. HTTP keep-alive). */
     private static final int THREAD_SLACK = 4;
+
+    private static final long MAX_ACCEPTED_WHILE_STALLED = 64L * 1024 * 1024;
 
     private static ToxiproxyTarget target;
     private static EchoServer echo;
@@ -69,6 +76,36 @@ final class ScaleTest {
         await().atMost(Timing.await()).until(() -> echo.openConnections() == 0);
         assertThat(client.getProxies()).extracting(Proxy::getName)
                 .noneMatch(name -> name.startsWith("scale"));
+    }
+
+    @Test
+    void stalledDirection_clientKeepsWriting_proxyStopsReadingAtABound() throws IOException {
+        Proxy proxy = target.createProxy(target.client(), "stall", echo.upstream());
+        proxy.toxics().bandwidth("stall", ToxicDirection.UPSTREAM, 0); // holds everything it gets
+        try (SocketChannel channel = SocketChannel.open(
+                new InetSocketAddress("127.0.0.1", ToxiproxyTarget.listenPort(proxy.getListen())))) {
+            channel.configureBlocking(false);
+            long[] written = {0};
+
+            // Done when a whole poll interval passes without the proxy taking another byte.
+            await().atMost(Timing.await()).pollInterval(Duration.ofMillis(200))
+                    .until(() -> writeWhatFits(channel, written) == 0 && written[0] > 0);
+
+            // Proxy buffer (~1 MiB) plus both kernels' socket buffers; without backpressure the
+            // proxy would take everything until the wait above timed out.
+            assertThat(written[0]).isLessThan(MAX_ACCEPTED_WHILE_STALLED);
+        }
+    }
+
+    private static long writeWhatFits(SocketChannel channel, long[] total) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+        long progress = 0;
+        int n;
+        while ((n = channel.write(buffer.clear())) > 0) {
+            progress += n;
+        }
+        total[0] += progress;
+        return progress;
     }
 
     private static List<TcpClient> openAll(List<Proxy> proxies) {
