@@ -10,6 +10,7 @@ import io.fencedlock.storage.WriteResult.Rejected;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -147,7 +148,8 @@ abstract class FencedStoreContract {
       value[i] = (byte) i;
     }
 
-    assertThat(store.put("k", value, Long.MAX_VALUE, OWNER_A)).isEqualTo(new Accepted(Long.MAX_VALUE));
+    assertThat(store.put("k", value, Long.MAX_VALUE, OWNER_A))
+        .isEqualTo(new Accepted(Long.MAX_VALUE));
     assertThat(store.get("k")).contains(new StoredObject(value, Long.MAX_VALUE, OWNER_A));
   }
 
@@ -171,7 +173,8 @@ abstract class FencedStoreContract {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> store.put("k", bytes("v"), 1, " "))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> store.put("k", new byte[StorageProtocol.MAX_VALUE_BYTES + 1], 1, OWNER_A))
+    byte[] tooLarge = new byte[StorageProtocol.MAX_VALUE_BYTES + 1];
+    assertThatThrownBy(() -> store.put("k", tooLarge, 1, OWNER_A))
         .isInstanceOf(IllegalArgumentException.class);
 
     assertThat(store.get("k")).isEmpty();
@@ -194,7 +197,7 @@ abstract class FencedStoreContract {
   @Test
   void put_racingThreadsDistinctTokens_highestTokenWinsAndNoLowerOverwrites() throws Exception {
     List<Long> tokens = new ArrayList<>(LongStream.rangeClosed(1, 200).boxed().toList());
-    Collections.shuffle(tokens, new java.util.Random(42));
+    Collections.shuffle(tokens, new Random(42));
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
       List<Future<WriteResult>> results = new ArrayList<>();

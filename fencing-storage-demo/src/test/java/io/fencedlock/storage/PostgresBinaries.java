@@ -15,7 +15,8 @@ import java.util.stream.Stream;
  */
 final class PostgresBinaries {
   static final String MISSING =
-      "PostgreSQL binaries not found: install postgresql (apt-get install postgresql) or set PG_BIN";
+      "PostgreSQL binaries not found: install postgresql (apt-get install postgresql)"
+          + " or set PG_BIN";
 
   private PostgresBinaries() {}
 

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
 abstract class RacingWritersContract {
   private static final Logger log = LoggerFactory.getLogger(RacingWritersContract.class);
   private static final int THREADS = 8;
-  private static final int OPS_PER_THREAD = 80;
-  private static final int KEYS = 3;
+  private static final int OPS_PER_THREAD = 100;
+  private static final int KEYS = 2;
   private static final int TOKEN_WINDOW = 12;
 
   private StorageService service;

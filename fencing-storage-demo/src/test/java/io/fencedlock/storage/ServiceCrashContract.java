@@ -8,6 +8,7 @@ import io.fencedlock.storage.WriteResult.Rejected;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -15,7 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class ServiceCrashContract {
   private static final int WRITERS = 4;
   private static final int KEYS = 6;
-  private static final int ACKS_BEFORE_KILL = 300;
+  private static final int ACKS_BEFORE_KILL = 200;
   private static final String PROBE_OWNER = "probe";
 
   @TempDir Path dir;
@@ -49,7 +49,7 @@ abstract class ServiceCrashContract {
       streamWritesAndKill(service, acks, failedCalls);
     }
     assertThat(acks).hasSizeGreaterThanOrEqualTo(ACKS_BEFORE_KILL);
-    assertThat(failedCalls).as("calls cut off by the kill").hasPositiveValue();
+    assertThat(failedCalls).as("writers that saw the service die").hasValue(WRITERS);
 
     try (ServiceProcess restarted = ServiceProcess.start(dir, "--port", "0", "--db", db)) {
       FencedStorageClient client = FencedStorageClient.create(restarted.url());
@@ -68,36 +68,33 @@ abstract class ServiceCrashContract {
     FencedStorageClient client =
         new FencedStorageClient(service.url(), Duration.ofSeconds(2), Timing.SHORT);
     AtomicLong tokens = new AtomicLong();
-    AtomicBoolean stop = new AtomicBoolean();
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
     try {
       List<Future<?>> writers = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
         String owner = String.format("%032x", w + 1);
-        writers.add(pool.submit(() -> write(client, owner, tokens, stop, acks, failedCalls)));
+        writers.add(pool.submit(() -> write(client, owner, tokens, acks, failedCalls)));
       }
       await("acknowledged writes before the kill")
           .atMost(Timing.WORKLOAD)
           .until(() -> acks.size() >= ACKS_BEFORE_KILL);
       service.kill9();
-      stop.set(true);
       for (Future<?> writer : writers) {
-        writer.get(Timing.SHORT.toMillis(), TimeUnit.MILLISECONDS);
+        writer.get(Timing.PROCESS.toMillis(), TimeUnit.MILLISECONDS);
       }
     } finally {
       pool.shutdownNow();
     }
   }
 
-  /** Writes until told to stop or the service is gone; records what the service acknowledged. */
+  /** Writes until the service is gone; records what the service acknowledged. */
   private static void write(
       FencedStorageClient client,
       String owner,
       AtomicLong tokens,
-      AtomicBoolean stop,
       ConcurrentLinkedQueue<Ack> acks,
       AtomicInteger failedCalls) {
-    while (!stop.get()) {
+    while (true) {
       long token = tokens.incrementAndGet();
       String key = key((int) (token % KEYS));
       boolean fence = token % 4 == 0;
@@ -136,14 +133,16 @@ abstract class ServiceCrashContract {
   private static void assertLatestPutSurvived(
       FencedStorageClient client, String key, List<Ack> keyAcks) {
     Optional<Ack> latestPut =
-        keyAcks.stream().filter(ack -> !ack.fence()).max((a, b) -> Long.compare(a.token(), b.token()));
+        keyAcks.stream().filter(ack -> !ack.fence()).max(Comparator.comparingLong(Ack::token));
     if (latestPut.isEmpty()) {
       return;
     }
     StoredObject stored = client.get(key).orElseThrow(() -> new AssertionError(key + " lost"));
     String value = stored.valueAsUtf8();
     long valueToken = Long.parseLong(value.substring(value.indexOf('/') + 1));
-    assertThat(valueToken).as("token of %s's value", key).isGreaterThanOrEqualTo(latestPut.get().token());
+    assertThat(valueToken)
+        .as("token of %s's value", key)
+        .isGreaterThanOrEqualTo(latestPut.get().token());
     if (valueToken == latestPut.get().token()) {
       assertThat(value).isEqualTo(latestPut.get().value());
     }

@@ -37,7 +37,10 @@ final class StorageServiceBadInputIT {
   }
 
   static Stream<BadRequest> badRequests() {
-    String longKey = "k".repeat(StorageProtocol.MAX_KEY_LENGTH + 1);
+    return Stream.concat(badHeaders(), badPathsAndMethods());
+  }
+
+  private static Stream<BadRequest> badHeaders() {
     return Stream.of(
         new BadRequest("token missing", "PUT", "/objects/k", 400, GOOD_OWNER),
         new BadRequest("token not numeric", "PUT", "/objects/k", 400, token("abc"), GOOD_OWNER),
@@ -47,7 +50,8 @@ final class StorageServiceBadInputIT {
         new BadRequest("token empty", "PUT", "/objects/k", 400, token(""), GOOD_OWNER),
         new BadRequest(
             "token overflow", "PUT", "/objects/k", 400, token("9223372036854775808"), GOOD_OWNER),
-        new BadRequest("token twice", "PUT", "/objects/k", 400, GOOD_TOKEN, token("12"), GOOD_OWNER),
+        new BadRequest(
+            "token twice", "PUT", "/objects/k", 400, GOOD_TOKEN, token("12"), GOOD_OWNER),
         new BadRequest("owner missing", "PUT", "/objects/k", 400, GOOD_TOKEN),
         new BadRequest("owner blank", "PUT", "/objects/k", 400, GOOD_TOKEN, owner("   ")),
         new BadRequest("owner with space", "PUT", "/objects/k", 400, GOOD_TOKEN, owner("a b")),
@@ -56,7 +60,13 @@ final class StorageServiceBadInputIT {
         new BadRequest("fence token missing", "POST", "/objects/k/fence", 400, GOOD_OWNER),
         new BadRequest(
             "fence token negative", "POST", "/objects/k/fence", 400, token("-5"), GOOD_OWNER),
-        new BadRequest("fence owner blank", "POST", "/objects/k/fence", 400, GOOD_TOKEN, owner("")),
+        new BadRequest(
+            "fence owner blank", "POST", "/objects/k/fence", 400, GOOD_TOKEN, owner("")));
+  }
+
+  private static Stream<BadRequest> badPathsAndMethods() {
+    String longKey = "k".repeat(StorageProtocol.MAX_KEY_LENGTH + 1);
+    return Stream.of(
         new BadRequest("key too long", "PUT", "/objects/" + longKey, 400, GOOD_TOKEN, GOOD_OWNER),
         new BadRequest("key encoded space", "PUT", "/objects/a%20b", 400, GOOD_TOKEN, GOOD_OWNER),
         new BadRequest("key slash encoded", "PUT", "/objects/a%2Fb", 400, GOOD_TOKEN, GOOD_OWNER),
@@ -76,7 +86,8 @@ final class StorageServiceBadInputIT {
         new BadRequest("objects without key", "PUT", "/objects", 404, GOOD_TOKEN, GOOD_OWNER),
         new BadRequest("nested key", "PUT", "/objects/a/b", 404, GOOD_TOKEN, GOOD_OWNER),
         new BadRequest("unknown action", "POST", "/objects/k/unfence", 404, GOOD_TOKEN, GOOD_OWNER),
-        new BadRequest("fence with tail", "POST", "/objects/k/fence/x", 404, GOOD_TOKEN, GOOD_OWNER),
+        new BadRequest(
+            "fence with tail", "POST", "/objects/k/fence/x", 404, GOOD_TOKEN, GOOD_OWNER),
         new BadRequest("stats with slash", "GET", "/stats/", 404),
         new BadRequest("unknown", "GET", "/admin", 404));
   }

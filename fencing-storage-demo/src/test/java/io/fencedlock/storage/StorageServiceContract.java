@@ -7,6 +7,7 @@ import com.google.gson.JsonObject;
 import io.fencedlock.storage.WriteResult.Accepted;
 import io.fencedlock.storage.WriteResult.Reason;
 import io.fencedlock.storage.WriteResult.Rejected;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -150,7 +151,7 @@ abstract class StorageServiceContract {
   @Test
   void put_emptyAndMaximalBodies_accepted() {
     byte[] maximal = new byte[StorageProtocol.MAX_VALUE_BYTES];
-    java.util.Arrays.fill(maximal, (byte) 'x');
+    Arrays.fill(maximal, (byte) 'x');
 
     assertThat(client.put("empty", new byte[0], 1, OWNER_A)).isEqualTo(new Accepted(1));
     assertThat(client.put("big", maximal, 1, OWNER_A)).isEqualTo(new Accepted(1));
