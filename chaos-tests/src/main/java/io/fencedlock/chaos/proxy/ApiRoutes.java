@@ -32,7 +32,7 @@ final class ApiRoutes implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
+    public void handle(HttpExchange exchange) {
         try (exchange) {
             ApiResponse response = respond(exchange);
             send(exchange, response);

@@ -93,6 +93,8 @@ final class Connection {
         try {
             if (upstream.finishConnect()) {
                 establish();
+            } else {
+                upstream.awaitConnect(this::finishDial); // spurious wake-up: keep waiting
             }
         } catch (IOException e) {
             log.debug("upstream refused or unreachable; closing the client", e);

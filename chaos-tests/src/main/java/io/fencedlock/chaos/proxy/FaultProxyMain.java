@@ -11,6 +11,8 @@ import java.util.concurrent.CountDownLatch;
  * Runs the fault proxy standalone, like {@code toxiproxy-server}:
  * {@code FaultProxyMain [--host HOST] [--port PORT] [--seed SEED]}, default 127.0.0.1:8474.
  * Prints the API URL once listening and stops cleanly on SIGTERM or Ctrl-C.
+ *
+ * <p>Not instantiable; {@link #parse} is pure and thread-safe.
  */
 public final class FaultProxyMain {
 
