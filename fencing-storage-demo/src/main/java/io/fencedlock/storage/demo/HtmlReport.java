@@ -17,7 +17,7 @@ final class HtmlReport {
       "body{font-family:sans-serif;margin:24px;color:#212121;max-width:1000px}"
           + "h1{font-size:22px}h2{font-size:17px;margin-top:28px}"
           + ".ok{color:#2e7d32;font-weight:bold}.bad{color:#c62828;font-weight:bold}"
-          + "pre{background:#f5f5f5;padding:8px;font-size:12px;overflow-x:auto}"
+          + "pre{background:#f5f5f5;padding:8px;font-size:12px;white-space:pre-wrap}"
           + "p.meta{color:#616161;font-size:13px}";
 
   private HtmlReport() {}

@@ -23,6 +23,13 @@ final class SvgTimeline {
   private static final int RIGHT = 24;
   private static final int TOP = 16;
   private static final int ROW_HEIGHT = 76;
+  private static final double CHAR_WIDTH = 6.6; // of the 12 px sans-serif labels, roughly
+  private static final String GREEN = "#2e7d32";
+  private static final String RED = "#c62828";
+  private static final String AMBER = "#ef6c00";
+  /** A white outline behind label text, so it stays legible over the pause band's hatching. */
+  private static final String HALO =
+      " paint-order=\"stroke\" stroke=\"white\" stroke-width=\"3\" stroke-linejoin=\"round\"";
   private static final List<String> ROWS =
       List.of(KleppmannScenario.CLIENT_1, KleppmannScenario.CLIENT_2);
 
@@ -80,7 +87,7 @@ final class SvgTimeline {
         long end = endOf(client, PauseEnded.class).orElse(endMillis);
         rect("pause", began.atMillis(), end, top, ROW_HEIGHT - 4,
             "fill=\"url(#" + idPrefix + "-hatch)\" opacity=\"0.9\"");
-        text(x(began.atMillis()) + 4, top + 12, "GC pause (simulated)", "fill=\"#546e7a\"");
+        text(x(began.atMillis()) + 4, top + 12, "GC pause (simulated)", "fill=\"#546e7a\"" + HALO);
       }
     }
   }
@@ -88,45 +95,68 @@ final class SvgTimeline {
   private void drawLeases(String client, int top) {
     for (TimelineEvent event : run.events()) {
       if (event instanceof Acquired lease && lease.actor().equals(client)) {
-        Optional<Released> release = release(client);
-        boolean releasedInTime = release.map(Released::wasValid).orElse(false);
-        long validEnd = releasedInTime ? release.get().atMillis() : lease.validUntilMillis();
+        Optional<Released> release = release(run, client);
+        long validEnd = validEnd(lease, release);
         rect("lease", lease.atMillis(), validEnd, top + 18, 20,
             "fill=\"#90caf9\" stroke=\"#1565c0\"");
-        String label = lease.token().isPresent()
-            ? "lease, token " + lease.token().getAsLong()
-            : "lease (unfenced, no token)";
-        text(x(lease.atMillis()) + 4, top + 32, label, "fill=\"#0d47a1\"");
-        if (!releasedInTime && release.isPresent()) {
+        if (release.isPresent() && release.get().atMillis() > validEnd) {
           rect("stale-belief", validEnd, release.get().atMillis(), top + 18, 20,
               "fill=\"none\" stroke=\"#1565c0\" stroke-dasharray=\"4 3\"");
         }
+        String label = lease.token().isPresent()
+            ? "lease, token " + lease.token().getAsLong()
+            : "lease (unfenced, no token)";
+        // A label that does not fit in its bar goes right after it.
+        boolean fits = x(validEnd) - x(lease.atMillis()) > label.length() * CHAR_WIDTH + 8;
+        double labelX = fits ? x(lease.atMillis()) + 4 : x(validEnd) + 4;
+        text(labelX, top + 32, label, "fill=\"#0d47a1\"" + (fits ? "" : HALO));
       }
     }
+  }
+
+  /** Where the lease stops being valid: its release while valid, else its validity's end. */
+  private static long validEnd(Acquired lease, Optional<Released> release) {
+    return release.filter(Released::wasValid).map(Released::atMillis)
+        .orElse(lease.validUntilMillis());
   }
 
   private void drawWrites(String client, int top) {
     for (TimelineEvent event : run.events()) {
       if (event instanceof Wrote write && write.actor().equals(client)) {
+        boolean stale = write.atMillis() > leaseEnd(client);
+        String kind = !write.accepted() ? "rejected" : stale ? "stale-accepted" : "accepted";
+        String color = !write.accepted() ? RED : stale ? AMBER : GREEN;
         double cx = x(write.atMillis());
         int cy = top + 56;
-        String color = write.accepted() ? "#2e7d32" : "#c62828";
-        String mark = write.accepted() ? "\u2713" : "\u2717";
         svg.append(String.format(Locale.ROOT,
             "<g class=\"write %s\"><circle cx=\"%.1f\" cy=\"%d\" r=\"8\" fill=\"%s\"/>"
                 + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"white\""
                 + " font-weight=\"bold\">%s</text></g>%n",
-            write.accepted() ? "accepted" : "rejected", cx, cy, color, cx, cy + 4, mark));
+            kind, cx, cy, color, cx, cy + 4, write.accepted() ? "\u2713" : "\u2717"));
         boolean nearEnd = cx > WIDTH * 0.6;
-        text(nearEnd ? cx - 12 : cx + 12, cy + 4, writeLabel(write),
-            "fill=\"" + color + "\"" + (nearEnd ? " text-anchor=\"end\"" : ""));
+        text(nearEnd ? cx - 12 : cx + 12, cy + 4, writeLabel(write, stale),
+            "fill=\"" + color + "\"" + HALO + (nearEnd ? " text-anchor=\"end\"" : ""));
       }
     }
   }
 
-  private static String writeLabel(Wrote write) {
-    String token = write.token().isPresent() ? " token " + write.token().getAsLong() : "";
-    return "write" + token + ": " + (write.accepted() ? "accepted" : "rejected, 409");
+  private static String writeLabel(Wrote write, boolean stale) {
+    String token = write.token().isPresent() ? " with token " + write.token().getAsLong() : "";
+    if (!write.accepted()) {
+      return "stale write" + token + ": rejected, 409";
+    }
+    return stale ? "stale write" + token + ": accepted, overwrites the newer value" : "write" + token
+        + ": accepted";
+  }
+
+  /** When the client's lease stopped being valid, or the end of the chart if it had none. */
+  private long leaseEnd(String client) {
+    return run.events().stream()
+        .filter(e -> e instanceof Acquired && e.actor().equals(client))
+        .map(Acquired.class::cast)
+        .mapToLong(lease -> validEnd(lease, release(run, client)))
+        .max()
+        .orElse(endMillis);
   }
 
   private void drawAxis(int top) {
@@ -149,15 +179,17 @@ final class SvgTimeline {
             + " stroke=\"#1565c0\"/><rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\""
             + " fill=\"none\" stroke=\"#1565c0\" stroke-dasharray=\"4 3\"/>"
             + "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\" fill=\"url(#%s-hatch)\"/>"
-            + "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"#2e7d32\"/>"
-            + "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"#c62828\"/></g>%n",
-        LEFT, y - 10, LEFT + 150, y - 10, LEFT + 380, y - 10, idPrefix, LEFT + 530, y - 4,
-        LEFT + 640, y - 4));
+            + "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"%s\"/>"
+            + "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"%s\"/>"
+            + "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"%s\"/></g>%n",
+        LEFT, y - 10, LEFT + 130, y - 10, LEFT + 345, y - 10, idPrefix, LEFT + 476, y - 4, GREEN,
+        LEFT + 591, y - 4, RED, LEFT + 706, y - 4, AMBER));
     text(LEFT + 30, y, "valid lease", "");
-    text(LEFT + 180, y, "expired, still believed held", "");
-    text(LEFT + 410, y, "paused (GC)", "");
-    text(LEFT + 542, y, "write accepted", "");
-    text(LEFT + 652, y, "write rejected", "");
+    text(LEFT + 160, y, "expired, still believed held", "");
+    text(LEFT + 375, y, "paused (GC)", "");
+    text(LEFT + 488, y, "write accepted", "");
+    text(LEFT + 603, y, "write rejected", "");
+    text(LEFT + 718, y, "stale write accepted", "");
   }
 
   private void rect(String cssClass, long from, long to, int y, int height, String style) {
@@ -184,7 +216,7 @@ final class SvgTimeline {
         .findFirst();
   }
 
-  private Optional<Released> release(String client) {
+  private static Optional<Released> release(RunResult run, String client) {
     return run.events().stream()
         .filter(e -> e instanceof Released && e.actor().equals(client))
         .map(Released.class::cast)
@@ -196,10 +228,11 @@ final class SvgTimeline {
     for (TimelineEvent event : run.events()) {
       last = Math.max(last, event.atMillis());
       if (event instanceof Acquired lease) {
-        last = Math.max(last, lease.validUntilMillis());
+        last = Math.max(last, validEnd(lease, release(run, lease.actor())));
       }
     }
-    return last;
+    // Room on the right for the labels of the last writes.
+    return last + last / 8;
   }
 
   private static long roundUp(long value, long step) {
