@@ -1,0 +1,71 @@
+package io.fencedlock.bench;
+
+import io.fencedlock.testkit.RedisNodes;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * {@code ./fencedlock bench}: every system, every scenario, one run, on 5 local Redis nodes;
+ * or, with {@code --soak MINUTES}, the soak alone. Exit code 0 when the run completed (missed
+ * targets are results, not failures), 2 on a bad command line.
+ */
+public final class BenchMain {
+  private BenchMain() {}
+
+  public static void main(String[] args) {
+    // Before any logger exists: Redisson and Lettuce are chatty at INFO.
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    BenchOptions options;
+    try {
+      options = BenchOptions.parse(Arrays.asList(args), defaultOut());
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (options.soakMinutes().isPresent()) {
+      Soak.run(options.soakMinutes().getAsInt(), options.out(), System.err);
+    } else {
+      run(options.quick() ? BenchPlan.quick() : BenchPlan.full(), options.quick(), options.out(), System.err);
+    }
+  }
+
+  /** Runs all scenarios and writes the results; returns the directory written. */
+  static Path run(BenchPlan plan, boolean quick, Path dir, PrintStream progressOut) {
+    try (RedisNodes redis = RedisNodes.start(5)) {
+      BenchSuite suite = new BenchSuite(plan, progressOut);
+      RunInfo info = RunInfo.of(quick, plan, redisVersion(redis), BenchSuite.LINKS);
+      BenchSuite.Outcome outcome = suite.run(redis.uris());
+      ResultsJson.write(dir.resolve("results.json"), info, outcome.scenarios(), outcome.targets());
+      ReportHtml.write(dir, info, outcome.scenarios(), outcome.targets());
+      String tables = Tables.markdown(outcome.scenarios(), outcome.targets());
+      Files.writeString(dir.resolve("results.md"), tables);
+      System.out.println(tables);
+      System.out.println("wrote " + dir.resolve("results.json") + " and " + dir.resolve("report.html"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("could not write results into " + dir, e);
+    }
+    return dir;
+  }
+
+  private static String redisVersion(RedisNodes redis) {
+    Object info = redis.node(0).command("INFO", "server");
+    return String.valueOf(info).lines().filter(l -> l.startsWith("redis_version:"))
+        .map(l -> l.substring("redis_version:".length()).trim()).findFirst().orElse("unknown");
+  }
+
+  /** redlock-benchmarks/target/bench, found from where this class was loaded. */
+  private static Path defaultOut() {
+    try {
+      Path classes = Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path target = classes.getParent();
+      return target != null && Files.isDirectory(classes) ? target.resolve("bench") : Path.of("target", "bench");
+    } catch (URISyntaxException | SecurityException e) {
+      // Loaded from somewhere without a file path (unusual): fall back to the working directory.
+      return Path.of("target", "bench");
+    }
+  }
+}

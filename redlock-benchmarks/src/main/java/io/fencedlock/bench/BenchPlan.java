@@ -1,0 +1,35 @@
+package io.fencedlock.bench;
+
+import java.time.Duration;
+
+/**
+ * How long and how often each system runs in each scenario.
+ *
+ * @param reps repetitions; each reported figure is the median over them
+ * @param first the window of a system's first repetition in a scenario (longer warm-up)
+ * @param later the window of every later repetition
+ */
+record BenchPlan(int reps, Window first, Window later) {
+
+  /** About 7 minutes in all. */
+  static BenchPlan full() {
+    return new BenchPlan(5, new Window(Duration.ofSeconds(3), Duration.ofMillis(2500)),
+        new Window(Duration.ofSeconds(1), Duration.ofMillis(2500)));
+  }
+
+  /** About one minute: for checking the harness, not for conclusions. */
+  static BenchPlan quick() {
+    return new BenchPlan(3, new Window(Duration.ofMillis(800), Duration.ofMillis(600)),
+        new Window(Duration.ofMillis(300), Duration.ofMillis(600)));
+  }
+
+  /** A few hundred milliseconds per scenario, for the smoke test: figures mean nothing. */
+  static BenchPlan smoke() {
+    Window tiny = new Window(Duration.ofMillis(100), Duration.ofMillis(200));
+    return new BenchPlan(1, tiny, tiny);
+  }
+
+  Window window(int rep) {
+    return rep == 0 ? first : later;
+  }
+}

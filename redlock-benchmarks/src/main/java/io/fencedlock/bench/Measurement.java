@@ -1,0 +1,36 @@
+package io.fencedlock.bench;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one run of one system in one scenario produced.
+ *
+ * @param latencies recorded latencies in nanoseconds (of acquire + release, or of a handoff)
+ * @param elapsedNanos the length of the measured window
+ * @param errors operations that failed (not granted, timed out) and were not recorded
+ * @param overlaps times two clients held the lock at once (only the handoff scenario checks)
+ */
+record Measurement(Histogram latencies, long elapsedNanos, long errors, long overlaps) {
+
+  Stats stats() {
+    double seconds = elapsedNanos / 1e9;
+    return new Stats(
+        micros(latencies.getValueAtPercentile(50)),
+        micros(latencies.getValueAtPercentile(99)),
+        micros(latencies.getValueAtPercentile(99.9)),
+        micros(latencies.getMaxValue()),
+        latencies.getTotalCount() / seconds,
+        latencies.getTotalCount(),
+        errors,
+        overlaps);
+  }
+
+  private static double micros(long nanos) {
+    return Math.round(nanos / 100.0) / 10.0;
+  }
+
+  /** A new histogram with the precision every scenario uses: 3 digits, up to one minute. */
+  static Histogram newHistogram() {
+    return new Histogram(60_000_000_000L, 3);
+  }
+}

@@ -1,0 +1,12 @@
+package io.fencedlock.bench;
+
+/**
+ * One reading of the soak, taken right after a full GC.
+ *
+ * @param minute minutes since the soak started
+ * @param heapUsedMb heap in use after GC
+ * @param threads live threads in the JVM
+ * @param operations leases acquired so far
+ * @param errors acquires that failed so far (contended waits that gave up)
+ */
+record SoakSample(double minute, double heapUsedMb, int threads, long operations, long errors) {}

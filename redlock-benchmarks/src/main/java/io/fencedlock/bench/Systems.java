@@ -1,0 +1,64 @@
+package io.fencedlock.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every system under test, built over one set of node URIs (direct or through the fault
+ * proxy) and closed together. The names are the keys of tables and results.json.
+ */
+final class Systems implements AutoCloseable {
+  static final String FLOOR_1 = "floor-1";
+  static final String FLOOR_N = "floor-N";
+  static final String FENCED = "redlock-fenced";
+  static final String UNFENCED = "redlock-unfenced";
+  static final String REDISSON_REDLOCK = "redisson-redlock";
+  static final String REDISSON_FENCED = "redisson-fenced-1";
+
+  private final List<LockSystem> all = new ArrayList<>();
+
+  /** Starts every system; closes those already started if one fails. */
+  static Systems open(List<String> uris) {
+    Systems systems = new Systems();
+    try {
+      int quorum = uris.size() / 2 + 1;
+      systems.all.add(new FloorSystem(FLOOR_1, uris.subList(0, 1), 1));
+      systems.all.add(new FloorSystem(FLOOR_N, uris, quorum));
+      systems.all.add(new OurRedlockSystem(UNFENCED, uris, false));
+      systems.all.add(new OurRedlockSystem(FENCED, uris, true));
+      systems.all.add(new RedissonRedLockSystem(uris));
+      systems.all.add(new RedissonFencedSystem(uris));
+    } catch (RuntimeException e) {
+      try {
+        systems.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+    return systems;
+  }
+
+  List<LockSystem> all() {
+    return List.copyOf(all);
+  }
+
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    for (LockSystem system : all) {
+      try {
+        system.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

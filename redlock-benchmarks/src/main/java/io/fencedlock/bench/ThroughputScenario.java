@@ -1,0 +1,51 @@
+package io.fencedlock.bench;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Scenario 2: 32 clients, each acquiring and releasing its own resource as fast as it can
+ * (closed loop). Throughput is the number of completed acquire + release pairs per second
+ * in the window; the latencies come from a {@link Recorder}, whose interval snapshots cut
+ * the window out without stalling the clients.
+ */
+final class ThroughputScenario implements Scenario {
+  static final int CLIENTS = 32;
+
+  @Override
+  public String id() {
+    return "2";
+  }
+
+  @Override
+  public String title() {
+    return CLIENTS + " concurrent clients on distinct resources: acquire + release";
+  }
+
+  @Override
+  public Measurement run(LockSystem system, Window window) {
+    Recorder recorder = new Recorder(60_000_000_000L, 3);
+    LongAdder errors = new LongAdder();
+    Workers workers = Workers.start("s2-" + system.name(), CLIENTS, client -> {
+      long start = System.nanoTime();
+      try {
+        system.acquire("bench:s2:" + client, Duration.ZERO).release();
+        recorder.recordValue(System.nanoTime() - start);
+      } catch (NotGrantedException e) {
+        errors.increment(); // counted, and reported with the run
+      }
+    });
+    Workers.pause(window.warmup());
+    recorder.getIntervalHistogram(); // drop the warm-up
+    long errorsBefore = errors.sum();
+    long start = System.nanoTime();
+    Workers.pause(window.measure());
+    Histogram measured = recorder.getIntervalHistogram();
+    long elapsed = System.nanoTime() - start;
+    long errorCount = errors.sum() - errorsBefore;
+    workers.stopAndJoin();
+    return new Measurement(measured, elapsed, errorCount, 0);
+  }
+}

@@ -1,0 +1,55 @@
+package io.fencedlock.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A tiny pass of every scenario and system: checks the outputs' shape, never the timings. */
+final class BenchSmokeIT {
+
+  @Test
+  void run_tinyPlan_writesResultsWithEveryScenarioSystemAndTarget(@TempDir Path dir) throws IOException {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    BenchMain.run(BenchPlan.smoke(), true, dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    JsonObject results = JsonParser.parseString(Files.readString(dir.resolve("results.json"))).getAsJsonObject();
+    JsonArray scenarios = results.getAsJsonArray("scenarios");
+    assertThat(scenarios).hasSize(4);
+    for (JsonElement scenario : scenarios) {
+      JsonArray systems = scenario.getAsJsonObject().getAsJsonArray("systems");
+      assertThat(systems.size()).isGreaterThanOrEqualTo(4);
+      for (JsonElement system : systems) {
+        JsonObject median = system.getAsJsonObject().getAsJsonObject("median");
+        assertThat(median.keySet()).contains("p50", "p99", "p999", "max", "opsPerSec");
+      }
+    }
+    JsonArray targets = results.getAsJsonArray("targets");
+    assertThat(targets).isNotEmpty();
+    for (JsonElement target : targets) {
+      assertThat(target.getAsJsonObject().keySet()).contains("name", "value", "limit", "met");
+    }
+    assertThat(Files.readString(dir.resolve("report.html"))).contains("<svg", "polyline");
+    assertThat(progress.toString(StandardCharsets.UTF_8)).contains("scenario 1", "scenario 4");
+  }
+
+  @Test
+  void parse_soakAndOut_areRead() {
+    BenchOptions options = BenchOptions.parse(List.of("--soak", "12", "--out", "x"), Path.of("d"));
+
+    assertThat(options.soakMinutes()).hasValue(12);
+    assertThat(options.out()).isEqualTo(Path.of("x"));
+    assertThat(options.quick()).isFalse();
+  }
+}
