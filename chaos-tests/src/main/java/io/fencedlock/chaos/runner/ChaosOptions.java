@@ -1,0 +1,99 @@
+package io.fencedlock.chaos.runner;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The command line of {@code ./fencedlock chaos}. Immutable.
+ *
+ * @param experiments which experiments to run, in order
+ * @param schedules how many schedules (seeds) per experiment
+ * @param seed the seed of the first schedule; schedule i uses seed + i
+ * @param faults fault count per schedule, overriding each experiment's default
+ * @param out the output root
+ * @param help whether to print the usage and exit
+ */
+record ChaosOptions(List<Experiment> experiments, int schedules, long seed, OptionalLong faults, Path out, boolean help) {
+
+  static final String USAGE = """
+      usage: ./fencedlock chaos [--experiments a,b,...] [--schedules N] [--seed S] [--faults N] [--out DIR]
+
+      Runs Jepsen-style chaos experiments against real Redis nodes, per-link fault proxies and the
+      fenced storage service, checks each history and asserts each experiment's expectation.
+
+        --experiments  comma-separated names (default: all): %s
+        --schedules    schedules (seeds) per experiment (default 1)
+        --seed         seed of the first schedule, to replay a run (default: random, printed)
+        --faults       faults per schedule (default: per experiment)
+        --out          output root (default chaos-tests/target/chaos)
+        --help         this text
+
+      Each run writes <out>/<experiment>/<timestamp>/{history.jsonl,results.json,timeline.html}.
+      Exit status: 0 if every expectation held, 1 if not, 2 for bad options.
+      """;
+
+  /**
+   * Parses the arguments.
+   *
+   * @throws IllegalArgumentException for unknown options, names or bad numbers
+   */
+  static ChaosOptions parse(String[] args) {
+    List<Experiment> experiments = Experiments.all();
+    int schedules = 1;
+    long seed = new SecureRandom().nextLong();
+    OptionalLong faults = OptionalLong.empty();
+    Path out = Files.isDirectory(Path.of("chaos-tests")) ? Path.of("chaos-tests", "target", "chaos") : Path.of("target", "chaos");
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (arg.equals("--help") || arg.equals("-h")) {
+        return new ChaosOptions(experiments, schedules, seed, faults, out, true);
+      }
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("missing value for " + arg);
+      }
+      String value = args[++i];
+      switch (arg) {
+        case "--experiments" -> experiments = named(value);
+        case "--schedules" -> schedules = positive(arg, value);
+        case "--seed" -> seed = number(arg, value);
+        case "--faults" -> faults = OptionalLong.of(positive(arg, value));
+        case "--out" -> out = Path.of(value);
+        default -> throw new IllegalArgumentException("unknown option " + arg);
+      }
+    }
+    return new ChaosOptions(experiments, schedules, seed, faults, out, false);
+  }
+
+  private static List<Experiment> named(String value) {
+    List<Experiment> list = new ArrayList<>();
+    for (String name : value.split(",")) {
+      list.add(Experiments.byName(name.trim())
+          .orElseThrow(() -> new IllegalArgumentException("unknown experiment '" + name.trim() + "'")));
+    }
+    return list;
+  }
+
+  private static long number(String option, String value) {
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + " needs a number, not '" + value + "'", e);
+    }
+  }
+
+  private static int positive(String option, String value) {
+    long n = number(option, value);
+    if (n < 1 || n > 10_000) {
+      throw new IllegalArgumentException(option + " must be 1 to 10000, not " + n);
+    }
+    return (int) n;
+  }
+
+  static String usage() {
+    return USAGE.formatted(String.join(", ", Experiments.all().stream().map(Experiment::name).toList()));
+  }
+}

@@ -1,0 +1,36 @@
+package io.fencedlock.chaos.runner;
+
+import io.fencedlock.chaos.checker.CompositeResult;
+import io.fencedlock.chaos.nemesis.FaultSchedule;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The outcome of one run of one experiment. Immutable.
+ *
+ * @param experiment what ran
+ * @param seed the seed that generated its schedule (replay with {@code --seed})
+ * @param schedule the faults
+ * @param metrics the measured numbers
+ * @param checks every checker's result
+ * @param unmet the unmet parts of the expectation; empty means PASS
+ * @param durationMillis wall time of the run
+ * @param dir where its files are
+ */
+public record RunReport(Experiment experiment, long seed, FaultSchedule schedule, RunMetrics metrics,
+    CompositeResult checks, List<String> unmet, long durationMillis, Path dir) {
+
+  public RunReport {
+    unmet = List.copyOf(unmet);
+  }
+
+  /** Whether the expectation held. */
+  public boolean passed() {
+    return unmet.isEmpty();
+  }
+
+  /** PASS or FAIL. */
+  public String verdict() {
+    return passed() ? "PASS" : "FAIL";
+  }
+}

@@ -1,0 +1,115 @@
+package io.fencedlock.chaos.workload;
+
+import io.fencedlock.chaos.client.CanaryRegister;
+import io.fencedlock.chaos.client.LockClient;
+import io.fencedlock.chaos.client.RecordingClient;
+import io.fencedlock.chaos.fixture.ChaosCluster;
+import io.fencedlock.chaos.history.Fields;
+import io.fencedlock.chaos.history.Fn;
+import io.fencedlock.chaos.history.HistoryRecorder;
+import io.fencedlock.chaos.history.Op;
+import io.fencedlock.chaos.history.OpType;
+import io.fencedlock.chaos.nemesis.ClientPauses;
+import io.fencedlock.redlock.Redlock;
+import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.storage.StoredObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runs the clients of a {@link WorkloadSpec} on their own threads against a {@link ChaosCluster}
+ * and records their history; ends with a final read of both registers. Start once; {@link
+ * #close()} stops and joins every thread and closes every client. Thread-safe.
+ */
+public final class Workload implements AutoCloseable {
+  private static final Duration JOIN_BOUND = Duration.ofSeconds(30);
+
+  private final WorkloadSpec spec;
+  private final ChaosCluster cluster;
+  private final HistoryRecorder history;
+  private final CanaryRegister canary = new CanaryRegister();
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final List<Thread> threads = new ArrayList<>();
+  private final List<RecordingClient> clients = new ArrayList<>();
+
+  public Workload(WorkloadSpec spec, ChaosCluster cluster, HistoryRecorder history) {
+    this.spec = spec;
+    this.cluster = cluster;
+    this.history = history;
+  }
+
+  /** Creates every client (each with its own proxies) and starts its worker thread. */
+  public synchronized void start(ClientPauses pauses) {
+    for (int c = 0; c < spec.clients(); c++) {
+      RedlockConfig config = RedlockConfig.builder()
+          .nodes(cluster.urisOf(c))
+          .nodeTimeout(spec.nodeTimeout())
+          .maxLeaseTtl(spec.maxLeaseTtl())
+          .retryDelay(Duration.ofMillis(50))
+          .retryJitter(Duration.ofMillis(50))
+          .nodeInitCheck(spec.nodeInitCheck())
+          .build();
+      LockClient lockClient = new LockClient(Redlock.create(config), cluster.storage().client(), canary,
+          spec.resource(), spec.ttl(), spec.maxWait());
+      RecordingClient recording = new RecordingClient(lockClient, history, c, spec.clients());
+      clients.add(recording);
+      Thread t = new Thread(new Worker(c, recording, pauses, stopping::get, spec.work().toMillis()), "chaos-client-" + c);
+      t.setDaemon(true);
+      threads.add(t);
+      t.start();
+    }
+  }
+
+  /** Stops the workers, waits for them (bounded), then reads both registers into the history. */
+  public synchronized void stopAndRead() {
+    stopping.set(true);
+    join();
+    history.record(OpType.INVOKE, Op.READER, Fn.READ, Map.of());
+    try {
+      String fenced = cluster.storage().client().get(spec.resource()).map(StoredObject::valueAsUtf8).orElse("");
+      history.record(OpType.OK, Op.READER, Fn.READ, Map.of(Fields.FENCED, fenced, Fields.CANARY, canary.read().value()));
+    } catch (RuntimeException e) {
+      history.record(OpType.INFO, Op.READER, Fn.READ, Map.of(Fields.ERROR, String.valueOf(e)));
+    }
+  }
+
+  private void join() {
+    long deadline = System.nanoTime() + JOIN_BOUND.toNanos();
+    for (Thread t : threads) {
+      try {
+        t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      if (t.isAlive()) {
+        t.interrupt(); // a worker stuck past the bound: interrupt rather than hang the run
+      }
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    stopping.set(true);
+    join();
+    RuntimeException first = null;
+    for (RecordingClient c : clients) {
+      try {
+        c.close();
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}
