@@ -4,6 +4,7 @@ import io.fencedlock.redlock.Lease;
 import io.fencedlock.redlock.LockAcquisitionException;
 import io.fencedlock.redlock.Redlock;
 import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.testkit.Persistence;
 import io.fencedlock.testkit.RedisNodes;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -25,7 +26,8 @@ public final class ExampleMain {
       System.exit(2);
     }
     PrintStream out = System.out;
-    try (RedisNodes nodes = RedisNodes.start(5)) {
+    // appendfsync always, as production nodes need it for the fence counters to survive a crash.
+    try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS)) {
       out.println("Started 5 Redis nodes: " + nodes.uris());
       RedlockConfig config = RedlockConfig.builder().nodes(nodes.uris()).build();
       try (Redlock redlock = Redlock.create(config)) {
