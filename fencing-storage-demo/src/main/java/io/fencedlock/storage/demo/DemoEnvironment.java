@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,11 +65,6 @@ final class DemoEnvironment implements AutoCloseable {
     return nodes.uris();
   }
 
-  /** The redis-server process ids, for checks that nothing is left running. */
-  List<Long> nodePids() {
-    return nodes.nodes().stream().map(node -> node.pid()).toList();
-  }
-
   /** The storage service's base URL, {@code http://127.0.0.1:PORT}. */
   URI storageUrl() {
     return service.url();
@@ -91,7 +85,8 @@ final class DemoEnvironment implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    IllegalStateException failure = new IllegalStateException("stopping the demo environment failed");
+    IllegalStateException failure =
+        new IllegalStateException("stopping the demo environment failed");
     closeInto(service::close, failure);
     closeInto(nodes::close, failure);
     closeInto(() -> deleteRecursively(dataDir), failure);
@@ -121,8 +116,7 @@ final class DemoEnvironment implements AutoCloseable {
       return;
     }
     try (Stream<Path> paths = Files.walk(dir)) {
-      List<Path> deepestFirst = new ArrayList<>(paths.sorted(Comparator.reverseOrder()).toList());
-      for (Path path : deepestFirst) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
       }
     } catch (IOException e) {

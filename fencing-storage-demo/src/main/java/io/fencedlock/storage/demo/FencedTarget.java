@@ -30,8 +30,8 @@ final class FencedTarget implements WriteTarget {
 
   @Override
   public WriteOutcome write(Lease lease, String value) {
-    WriteResult result =
-        client.put(key, value.getBytes(StandardCharsets.UTF_8), lease.fencingToken(), lease.ownerId());
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    WriteResult result = client.put(key, bytes, lease.fencingToken(), lease.ownerId());
     if (result instanceof WriteResult.Rejected rejected) {
       // The protocol answers every rejection with 409; the client turns it into this value.
       return new WriteOutcome(false, OptionalLong.of(rejected.currentToken()),

@@ -34,7 +34,7 @@ import java.util.function.Consumer;
  * same lock.
  */
 final class KleppmannScenario {
-  /** Short, so the demo is quick, yet far above the drift allowance and a loaded machine's hiccups. */
+  /** Short, so the demo is quick, yet far above the drift allowance and a busy machine's stalls. */
   static final Duration DEFAULT_TTL = Duration.ofSeconds(2);
 
   static final String CLIENT_1 = "client 1";

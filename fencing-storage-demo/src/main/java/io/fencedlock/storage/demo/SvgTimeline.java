@@ -145,8 +145,9 @@ final class SvgTimeline {
     if (!write.accepted()) {
       return "stale write" + token + ": rejected, 409";
     }
-    return stale ? "stale write" + token + ": accepted, overwrites the newer value" : "write" + token
-        + ": accepted";
+    return stale
+        ? "stale write" + token + ": accepted, overwrites the newer value"
+        : "write" + token + ": accepted";
   }
 
   /** When the client's lease stopped being valid, or the end of the chart if it had none. */

@@ -46,7 +46,8 @@ sealed interface TimelineEvent
 
     @Override
     public String describe() {
-      String what = token.isPresent() ? "fencing token " + token.getAsLong() : "no token (unfenced)";
+      String what =
+          token.isPresent() ? "fencing token " + token.getAsLong() : "no token (unfenced)";
       return "acquires lock '" + resource + "': " + what + ", valid for " + validityMillis + " ms";
     }
   }

@@ -69,7 +69,8 @@ final class DemoIT {
 
   @Test
   void demoMain_unknownOption_exitsTwoWithUsage() {
-    try (ChildProcess demo = ChildProcess.start(dir, dir, ChildProcess.java(DemoMain.class, "-x"))) {
+    try (ChildProcess demo =
+        ChildProcess.start(dir, dir, ChildProcess.java(DemoMain.class, "-x"))) {
       assertThat(demo.awaitExit(Timing.PROCESS)).isEqualTo(2);
       assertThat(demo.stderr()).contains("unknown option -x", "usage: ./fencedlock demo");
     }
