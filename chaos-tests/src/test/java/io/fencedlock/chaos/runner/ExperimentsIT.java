@@ -1,0 +1,71 @@
+package io.fencedlock.chaos.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CI-sized subset: each experiment of the catalogue once, with few faults, against real Redis
+ * processes, proxies and the storage service; its expectation must hold. Seeds are random and
+ * logged; {@code -Dfencedlock.chaos.seed=N} replays. The full campaign is {@code ./fencedlock chaos}
+ * or {@link CampaignChaosIT}.
+ */
+final class ExperimentsIT {
+  private final ExperimentRunner runner = new ExperimentRunner(Path.of("target", "chaos"), System.out);
+
+  private RunReport run(Experiment experiment, int faults) {
+    RunReport report = runner.run(experiment.withFaults(faults), Seeds.next(experiment.name()));
+    assertThat(report.dir().resolve("history.jsonl")).exists();
+    assertThat(report.dir().resolve("results.json")).exists();
+    assertThat(report.dir().resolve("timeline.html")).exists();
+    return report;
+  }
+
+  @Test
+  void minorityFaults_safetyHolds() {
+    RunReport report = run(Experiments.MINORITY, 3);
+
+    assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
+  }
+
+  @Test
+  void clientPause_canaryBreaksFencingHolds() {
+    RunReport report = run(Experiments.CLIENT_PAUSE, 2);
+
+    assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
+    assertThat(report.metrics().canaryViolations()).isPositive();
+    assertThat(report.metrics().staleWritesAccepted()).isZero();
+  }
+
+  @Test
+  void clockStep_fencingHolds() {
+    RunReport report = run(Experiments.CLOCK_STEP, 1);
+
+    assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
+  }
+
+  @Test
+  void amnesiaWithoutInitCheck_tokenViolationsFound() {
+    RunReport report = run(Experiments.AMNESIA_UNSAFE, 1);
+
+    assertThat(report.metrics().tokenViolations()).as("negative control, seed " + report.seed()).isPositive();
+  }
+
+  @Test
+  void amnesiaWithInitCheck_noTokenViolation() {
+    RunReport report = run(Experiments.AMNESIA_SAFE, 1);
+
+    assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
+    assertThat(report.metrics().tokenViolations()).isZero();
+  }
+
+  @Test
+  void majorityDown_clearFailuresThenRecovery() throws Exception {
+    RunReport report = run(Experiments.MAJORITY_DOWN, 1);
+
+    assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
+    assertThat(Files.readString(report.dir().resolve("results.json"))).contains("\"verdict\": \"PASS\"");
+  }
+}
