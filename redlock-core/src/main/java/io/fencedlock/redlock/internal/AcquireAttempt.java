@@ -32,8 +32,8 @@ final class AcquireAttempt {
   private final String fenceKey;
   private final String owner;
   private final long start;
-  /** Completes once every phase-1 request has been answered or has timed out. */
-  private CompletableFuture<Void> phase1Settled = CompletableFuture.completedFuture(null);
+  /** Per node, completes once its phase-1 request has been answered or has timed out. */
+  private List<CompletableFuture<NodeReply>> phase1Settled = List.of();
 
   private AcquireAttempt(LockContext ctx, String resource, Duration ttl) {
     this.ctx = ctx;
@@ -55,7 +55,7 @@ final class AcquireAttempt {
     boolean fenced = ctx.config().fencing();
     List<CompletableFuture<NodeReply>> calls =
         nodes.fanOut(nodes.all(), i -> fenced ? lockAndRead(i) : plainLock(i));
-    phase1Settled = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+    phase1Settled = calls;
     if (fenced && ctx.config().nodeInitCheck()) {
       calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
     }
@@ -108,12 +108,12 @@ final class AcquireAttempt {
   }
 
   /**
-   * Releases everywhere, but only once every phase-1 request has settled, so that no release
-   * reaches a node ahead of the SET it must undo. Settling takes at most one node timeout.
+   * Releases everywhere; each node's release waits until its phase-1 request has settled, so
+   * that no release reaches a node ahead of the SET it must undo. Settling takes at most one
+   * node timeout.
    */
   private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
-    return phase1Settled
-        .thenCompose(settled -> ctx.nodes().releaseEverywhere(lockKey, owner))
+    return ctx.nodes().releaseEverywhere(lockKey, owner, phase1Settled)
         .thenApply(released -> new Failed(reason, replies));
   }
 

@@ -22,15 +22,15 @@ final class DefaultLease implements Lease {
   private final String owner;
   private final long token;
   private final AtomicReference<State> state;
-  private final CompletableFuture<Void> acquireSettled;
+  private final List<CompletableFuture<NodeReply>> acquireSettled;
 
   /**
    * @param token the fencing token, or a negative number for an unfenced lease
-   * @param acquireSettled completes when every node has answered the acquire or timed out;
-   *     a release waits for it so it cannot overtake a slow node's SET
+   * @param acquireSettled per node, completes when that node has answered the acquire or timed
+   *     out; the node's release waits for it so it cannot overtake a slow node's SET
    */
   DefaultLease(LockContext ctx, String resource, String owner, long token, long deadlineNanos,
-      CompletableFuture<Void> acquireSettled) {
+      List<CompletableFuture<NodeReply>> acquireSettled) {
     this.ctx = ctx;
     this.resource = resource;
     this.lockKey = ctx.keys().lockKey(resource);
@@ -136,8 +136,7 @@ final class DefaultLease implements Lease {
       }
     } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true)));
     boolean wasValid = ctx.ticker().read() < current.deadlineNanos;
-    return acquireSettled
-        .thenCompose(settled -> ctx.nodes().releaseEverywhere(lockKey, owner))
+    return ctx.nodes().releaseEverywhere(lockKey, owner, acquireSettled)
         .thenApply(deleted -> wasValid)
         .minimalCompletionStage();
   }

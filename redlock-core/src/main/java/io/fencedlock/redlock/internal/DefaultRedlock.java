@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -23,12 +22,14 @@ public final class DefaultRedlock implements Redlock {
   private final RedlockConfig config;
   private final LockContext ctx;
   private final ScheduledExecutorService retries;
+  private final ReleaseSubscriptions releases;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private DefaultRedlock(RedlockConfig config, LockContext ctx, ScheduledExecutorService retries) {
     this.config = config;
     this.ctx = ctx;
     this.retries = retries;
+    this.releases = new ReleaseSubscriptions(ctx.nodes());
   }
 
   /** See {@link Redlock#create}. */
@@ -92,42 +93,8 @@ public final class DefaultRedlock implements Redlock {
 
   private CompletableFuture<Lease> start(String resource, Duration ttl, Duration maxWait) {
     checkArguments(resource, ttl, maxWait);
-    CompletableFuture<Lease> result = new CompletableFuture<>();
-    long giveUpAt = ctx.ticker().read() + maxWait.toNanos();
-    attempt(resource, ttl, giveUpAt, 1, result);
-    return result;
-  }
-
-  private void attempt(String resource, Duration ttl, long giveUpAt, int number, CompletableFuture<Lease> result) {
-    if (result.isDone()) {
-      return; // cancelled by the caller
-    }
-    AcquireAttempt.run(ctx, resource, ttl).whenComplete((outcome, bug) -> {
-      if (bug != null) {
-        result.completeExceptionally(bug);
-      } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
-        if (!result.complete(acquired.lease())) {
-          acquired.lease().releaseAsync(); // the caller gave up meanwhile
-        }
-      } else {
-        retryOrGiveUp(resource, ttl, giveUpAt, number, (AcquireAttempt.Failed) outcome, result);
-      }
-    });
-  }
-
-  private void retryOrGiveUp(String resource, Duration ttl, long giveUpAt, int number,
-      AcquireAttempt.Failed failed, CompletableFuture<Lease> result) {
-    long delay = config.retryDelay().toNanos() + jitterNanos();
-    if (ctx.ticker().read() + delay > giveUpAt || closed.get()) {
-      result.completeExceptionally(failure(resource, number, failed));
-      return;
-    }
-    retries.schedule(() -> attempt(resource, ttl, giveUpAt, number + 1, result), delay, TimeUnit.NANOSECONDS);
-  }
-
-  private long jitterNanos() {
-    long bound = config.retryJitter().toNanos();
-    return bound == 0 ? 0 : ThreadLocalRandom.current().nextLong(bound);
+    return new WaitingAcquire(ctx, releases, retries, closed::get,
+        (attempts, failed) -> failure(resource, attempts, failed), resource, ttl, maxWait).start();
   }
 
   private LockAcquisitionException failure(String resource, int attempts, AcquireAttempt.Failed failed) {

@@ -11,6 +11,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -63,6 +64,14 @@ public final class NodeClient implements AutoCloseable {
   /** The node's {@code host:port}, never its password. */
   public String label() {
     return label;
+  }
+
+  /**
+   * Opens a separate pub/sub connection (closed with this client), for release notifications.
+   * Lettuce resubscribes it after a reconnect.
+   */
+  CompletableFuture<StatefulRedisPubSubConnection<String, String>> connectPubSub() {
+    return client.connectPubSubAsync(StringCodec.UTF8, uri).toCompletableFuture();
   }
 
   /** Starts connecting if not connected; completes when connected or failed, unbounded. */

@@ -84,20 +84,26 @@ final class Nodes implements AutoCloseable {
 
   /**
    * Compare-and-deletes {@code lockKey} on every node, including nodes that did not answer
-   * before: a grant may have happened whose reply was lost. Completes when every node has
-   * answered or timed out; never fails.
+   * before: a grant may have happened whose reply was lost. A node's delete is sent only once
+   * that node's acquire request has settled ({@code settledPerNode}, indexed by node), so it can
+   * never overtake the SET it must undo, while the other nodes need not wait for a slow one.
+   * Each delete announces itself on the key's {@link ReleaseChannel}. Completes when every node
+   * has answered or timed out; never fails.
    *
    * @return how many nodes deleted a key of ours
    */
-  CompletableFuture<Integer> releaseEverywhere(String lockKey, String owner) {
+  CompletableFuture<Integer> releaseEverywhere(
+      String lockKey, String owner, List<? extends CompletableFuture<?>> settledPerNode) {
+    String channel = ReleaseChannel.of(lockKey);
     List<CompletableFuture<NodeReply>> calls =
         fanOut(
             all(),
             i ->
-                call(
-                    i,
-                    n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, owner),
-                    deleted -> deleted == 1L ? NodeReply.granted(i, 1) : NodeReply.of(i, NodeStatus.REFUSED, "not ours")));
+                settledPerNode.get(i).handle((ignored, failure) -> i).thenCompose(node ->
+                    call(
+                        node,
+                        n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, owner, channel),
+                        deleted -> deleted == 1L ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"))));
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
         .thenApply(ignored -> (int) calls.stream().filter(c -> c.join().isGranted()).count());
   }

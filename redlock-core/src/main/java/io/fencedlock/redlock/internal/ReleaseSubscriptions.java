@@ -1,0 +1,175 @@
+package io.fencedlock.redlock.internal;
+
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lets acquires that wait for a held lock hear about its release instead of polling: one
+ * lazily opened pub/sub connection per node, subscribed to a lock's {@link ReleaseChannel}
+ * while at least one acquire of this client waits for it. A release is announced by every
+ * node that deleted the key; the copies carry the same owner id and wake one waiter only once.
+ * Notifications only make retries earlier: a lost one costs a retry delay, never safety; the
+ * waiters not woken keep their retry timers.
+ * Thread-safe.
+ */
+final class ReleaseSubscriptions {
+  private static final Logger log = LoggerFactory.getLogger(ReleaseSubscriptions.class);
+
+  private final Nodes nodes;
+  private final List<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connections;
+  /** Guarded by {@code this}. */
+  private final Map<String, Channel> channels = new HashMap<>();
+
+  ReleaseSubscriptions(Nodes nodes) {
+    this.nodes = nodes;
+    this.connections = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      connections.add(null);
+    }
+  }
+
+  /** One lock's subscription and the acquires waiting on it. Guarded by the outer instance. */
+  private static final class Channel {
+    final Set<Waiter> waiters = new LinkedHashSet<>();
+    final CompletableFuture<Void> subscribed = new CompletableFuture<>();
+    String lastReleasedOwner = "";
+  }
+
+  /**
+   * One waiting acquire. Call {@link #arm()} before each attempt; the future it returns
+   * completes on the first release announced after that, so a release that happens while an
+   * attempt is in flight is not missed.
+   */
+  final class Waiter implements AutoCloseable {
+    private final String channel;
+    private final CompletableFuture<Void> subscribed;
+    private volatile CompletableFuture<Void> armed = new CompletableFuture<>();
+
+    private Waiter(String channel, CompletableFuture<Void> subscribed) {
+      this.channel = channel;
+      this.subscribed = subscribed;
+    }
+
+    /** Completes once some node confirmed the subscription; fails if none could. */
+    CompletableFuture<Void> subscribed() {
+      return subscribed;
+    }
+
+    CompletableFuture<Void> arm() {
+      CompletableFuture<Void> next = new CompletableFuture<>();
+      armed = next;
+      return next;
+    }
+
+    private void released() {
+      armed.complete(null);
+    }
+
+    /** Stops waiting; the last waiter of a lock unsubscribes. Idempotent. */
+    @Override
+    public void close() {
+      unregister(this);
+    }
+  }
+
+  /** Registers a waiter for {@code lockKey}, subscribing on every node if it is the first. */
+  Waiter register(String lockKey) {
+    String name = ReleaseChannel.of(lockKey);
+    Channel channel;
+    Waiter waiter;
+    boolean first;
+    synchronized (this) {
+      channel = channels.get(name);
+      first = channel == null;
+      if (first) {
+        channel = new Channel();
+        channels.put(name, channel);
+      }
+      waiter = new Waiter(name, channel.subscribed);
+      channel.waiters.add(waiter);
+    }
+    if (first) {
+      subscribe(name, channel.subscribed);
+    }
+    return waiter;
+  }
+
+  private void subscribe(String name, CompletableFuture<Void> subscribed) {
+    AtomicInteger failures = new AtomicInteger();
+    for (int i = 0; i < nodes.size(); i++) {
+      connection(i)
+          .thenCompose(c -> c.async().subscribe(name).toCompletableFuture())
+          .whenComplete((ok, failure) -> {
+            if (failure == null) {
+              subscribed.complete(null);
+            } else if (failures.incrementAndGet() == nodes.size()) {
+              subscribed.completeExceptionally(failure);
+            } else {
+              log.debug("subscribing to {} failed on one node", name, failure);
+            }
+          });
+    }
+  }
+
+  private synchronized void unregister(Waiter waiter) {
+    Channel channel = channels.get(waiter.channel);
+    if (channel == null || !channel.waiters.remove(waiter) || !channel.waiters.isEmpty()) {
+      return;
+    }
+    channels.remove(waiter.channel);
+    for (CompletableFuture<StatefulRedisPubSubConnection<String, String>> c : connections) {
+      if (c != null && c.isDone() && !c.isCompletedExceptionally()) {
+        // Sent after the subscribe on the same connection, so Redis applies them in order.
+        c.join().async().unsubscribe(waiter.channel);
+      }
+    }
+  }
+
+  /**
+   * Wakes one waiter per release, the one that has waited longest: the waiters of this client
+   * share its connections, so the first to try would win on every node anyway, and waking all
+   * of them only adds attempts that must fail and queue ahead of the winner's next step.
+   */
+  private void onMessage(String name, String owner) {
+    Waiter next;
+    synchronized (this) {
+      Channel channel = channels.get(name);
+      if (channel == null || channel.waiters.isEmpty() || channel.lastReleasedOwner.equals(owner)) {
+        return; // nobody waits, or another node's copy of a release already handled
+      }
+      channel.lastReleasedOwner = owner;
+      next = channel.waiters.iterator().next();
+      channel.waiters.remove(next);
+      channel.waiters.add(next); // to the back of the line
+    }
+    next.released();
+  }
+
+  private synchronized CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection(int node) {
+    CompletableFuture<StatefulRedisPubSubConnection<String, String>> current = connections.get(node);
+    if (current == null || current.isCompletedExceptionally()) {
+      current = nodes.node(node).connectPubSub().thenApply(c -> {
+        c.addListener(new RedisPubSubAdapter<>() {
+          @Override
+          public void message(String channel, String message) {
+            onMessage(channel, Objects.requireNonNullElse(message, ""));
+          }
+        });
+        return c;
+      });
+      connections.set(node, current);
+    }
+    return current;
+  }
+}

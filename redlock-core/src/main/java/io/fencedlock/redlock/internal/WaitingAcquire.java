@@ -1,0 +1,130 @@
+package io.fencedlock.redlock.internal;
+
+import io.fencedlock.redlock.Lease;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One {@code acquire} with retries until its deadline. The first attempt goes out at once. After
+ * the first failure it subscribes to the lock's release notifications and tries again as soon as
+ * the subscription is confirmed (a release may have happened meanwhile); after every later
+ * failure it retries on whichever comes first, a release notification or the retry delay plus
+ * jitter. So a waiter is granted within a few round trips of a release instead of after half a
+ * retry delay on average, and a lost notification costs one retry delay. Thread-safe: attempts
+ * run one at a time, started from timer, I/O or caller threads.
+ */
+final class WaitingAcquire {
+
+  private final LockContext ctx;
+  private final ReleaseSubscriptions subscriptions;
+  private final ScheduledExecutorService timer;
+  private final BooleanSupplier closed;
+  /** Builds the exception for a given attempt count and last failed attempt. */
+  private final BiFunction<Integer, AcquireAttempt.Failed, RuntimeException> failure;
+  private final String resource;
+  private final Duration ttl;
+  private final long giveUpAt;
+  private final CompletableFuture<Lease> result = new CompletableFuture<>();
+  private volatile ReleaseSubscriptions.@Nullable Waiter waiter;
+  private volatile CompletableFuture<Void> armed = new CompletableFuture<>();
+  private volatile int attempts;
+
+  WaitingAcquire(LockContext ctx, ReleaseSubscriptions subscriptions, ScheduledExecutorService timer,
+      BooleanSupplier closed, BiFunction<Integer, AcquireAttempt.Failed, RuntimeException> failure,
+      String resource, Duration ttl, Duration maxWait) {
+    this.ctx = ctx;
+    this.subscriptions = subscriptions;
+    this.timer = timer;
+    this.closed = closed;
+    this.failure = failure;
+    this.resource = resource;
+    this.ttl = ttl;
+    this.giveUpAt = ctx.ticker().read() + maxWait.toNanos();
+  }
+
+  /** Starts the first attempt; the future completes with the lease or the failure. */
+  CompletableFuture<Lease> start() {
+    result.whenComplete((lease, e) -> {
+      ReleaseSubscriptions.Waiter w = waiter;
+      if (w != null) {
+        w.close();
+      }
+    });
+    attempt();
+    return result;
+  }
+
+  private void attempt() {
+    if (result.isDone()) {
+      return; // cancelled by the caller, or completed
+    }
+    attempts++;
+    ReleaseSubscriptions.Waiter w = waiter;
+    if (w != null) {
+      armed = w.arm();
+    }
+    AcquireAttempt.run(ctx, resource, ttl).whenComplete((outcome, bug) -> {
+      if (bug != null) {
+        result.completeExceptionally(bug);
+      } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
+        if (!result.complete(acquired.lease())) {
+          acquired.lease().releaseAsync(); // the caller gave up meanwhile
+        }
+      } else {
+        retryOrGiveUp((AcquireAttempt.Failed) outcome);
+      }
+    });
+  }
+
+  private void retryOrGiveUp(AcquireAttempt.Failed failed) {
+    long delay = ctx.config().retryDelay().toNanos() + jitterNanos();
+    if (ctx.ticker().read() + delay > giveUpAt || closed.getAsBoolean()) {
+      result.completeExceptionally(failure.apply(attempts, failed));
+      return;
+    }
+    CompletableFuture<Void> trigger;
+    if (waiter == null) {
+      ReleaseSubscriptions.Waiter w = subscriptions.register(ctx.keys().lockKey(resource));
+      waiter = w;
+      trigger = w.subscribed();
+    } else {
+      trigger = armed;
+    }
+    AtomicBoolean fired = new AtomicBoolean();
+    ScheduledFuture<?> scheduled;
+    try {
+      scheduled = timer.schedule(() -> fire(fired), delay, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      // The Redlock was closed after the check above: give up like a closed Redlock does.
+      RuntimeException closing = failure.apply(attempts, failed);
+      closing.addSuppressed(e);
+      result.completeExceptionally(closing);
+      return;
+    }
+    // A failed subscription only means there will be no early wake-up; the timer still fires.
+    trigger.thenRun(() -> {
+      scheduled.cancel(false);
+      fire(fired);
+    });
+  }
+
+  private void fire(AtomicBoolean fired) {
+    if (fired.compareAndSet(false, true)) {
+      attempt();
+    }
+  }
+
+  private long jitterNanos() {
+    long bound = ctx.config().retryJitter().toNanos();
+    return bound == 0 ? 0 : ThreadLocalRandom.current().nextLong(bound);
+  }
+}

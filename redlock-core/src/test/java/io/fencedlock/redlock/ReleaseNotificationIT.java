@@ -1,0 +1,97 @@
+package io.fencedlock.redlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fencedlock.testkit.RedisNode;
+import io.fencedlock.testkit.RedisNodes;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * Waiting acquires hear about releases over pub/sub. The retry delay is far longer than the
+ * await bound, so a waiter granted within the bound was woken by the notification.
+ */
+final class ReleaseNotificationIT {
+  private static final Duration TTL = Duration.ofSeconds(30);
+  private static final Duration NEVER_IN_THIS_TEST = Timing.scaled(Duration.ofMinutes(5));
+  private static RedisNodes nodes;
+  private static Redlock redlock;
+
+  @BeforeAll
+  static void startNodes() {
+    nodes = RedisNodes.start(5);
+    redlock = Redlock.create(RedlockConfig.builder()
+        .nodes(nodes.uris())
+        .nodeTimeout(Timing.NODE_TIMEOUT)
+        .retryDelay(NEVER_IN_THIS_TEST)
+        .retryJitter(Duration.ZERO)
+        .build());
+  }
+
+  @AfterAll
+  static void stopNodes() {
+    redlock.close();
+    nodes.close();
+  }
+
+  @Test
+  void acquire_heldLockReleased_grantedWithoutWaitingForTheRetryDelay(TestInfo test) throws Exception {
+    String resource = "notify:" + test.getDisplayName();
+    Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
+    CompletableFuture<Lease> waiter = redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+    await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 5);
+
+    holder.release();
+
+    Lease granted = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(granted.fencingToken()).isGreaterThan(holder.fencingToken());
+    granted.release();
+  }
+
+  @Test
+  void acquire_releasedWhileSubscribing_stillGranted(TestInfo test) throws Exception {
+    String resource = "notify:" + test.getDisplayName();
+    Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
+    CompletableFuture<Lease> waiter = redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+
+    holder.release(); // may land before, during or after the waiter subscribes
+
+    Lease granted = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(granted.isValid()).isTrue();
+    granted.release();
+  }
+
+  @Test
+  void acquire_granted_unsubscribesFromEveryNode(TestInfo test) throws Exception {
+    String resource = "notify:" + test.getDisplayName();
+    Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
+    CompletableFuture<Lease> first = redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+    CompletableFuture<Lease> second = redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+    await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 5);
+
+    holder.release();
+    Lease next = CompletableFuture.anyOf(first, second).thenApply(Lease.class::cast).get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+    next.release();
+    List.of(first, second).forEach(f -> f.thenAccept(Lease::release));
+    CompletableFuture.allOf(first, second).get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+    await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 0);
+  }
+
+  /** Nodes on which this client's connection is subscribed to the resource's release channel. */
+  private static long subscribers(String resource) {
+    long count = 0;
+    for (RedisNode node : nodes) {
+      List<?> reply = (List<?>) node.command("PUBSUB", "NUMSUB", "fencedlock:released:" + resource);
+      count += (Long) reply.get(1);
+    }
+    return count;
+  }
+}
