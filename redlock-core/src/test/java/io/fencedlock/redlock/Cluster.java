@@ -15,6 +15,8 @@ final class Cluster {
     return RedlockConfig.builder()
         .nodes(nodes.uris())
         .nodeTimeout(Timing.NODE_TIMEOUT)
+        // Creation waits for the first connections; on a loaded machine the handshake is slow.
+        .connectTimeout(Timing.AWAIT)
         .retryDelay(Duration.ofMillis(20))
         .retryJitter(Duration.ofMillis(20));
   }

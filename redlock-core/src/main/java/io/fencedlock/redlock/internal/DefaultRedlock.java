@@ -36,6 +36,8 @@ public final class DefaultRedlock implements Redlock {
   public static DefaultRedlock create(RedlockConfig config) {
     Nodes nodes = Nodes.open(config);
     nodes.awaitConnections(config.connectTimeout());
+    awaitQuietly(NodeConfigAudit.warnings(nodes).thenAccept(warnings -> warnings.forEach(log::warn)),
+        config.connectTimeout());
     NodeMembership membership = new NodeMembership(nodes, config, System::currentTimeMillis);
     if (config.fencing() && config.nodeInitCheck()) {
       awaitQuietly(membership.initializeIfNew(), config.connectTimeout());

@@ -104,6 +104,11 @@ public final class NodeClient implements AutoCloseable {
     return timed((redis, result) -> redis.set(key, value, SetArgs.Builder.nx().px(ttlMillis)).whenComplete(into(result)));
   }
 
+  /** One CONFIG GET parameter (Redis before 7 takes one per call); empty if unknown. */
+  CompletableFuture<java.util.Map<String, String>> configGet(String parameter) {
+    return timed((redis, result) -> redis.configGet(parameter).whenComplete(into(result)));
+  }
+
   CompletableFuture<List<KeyValue<String, String>>> mget(String... keys) {
     return timed((redis, result) -> redis.mget(keys).whenComplete(into(result)));
   }
