@@ -1,6 +1,7 @@
 package io.fencedlock.storage.demo;
 
 import io.fencedlock.redlock.Lease;
+import io.fencedlock.redlock.LockAcquisitionException;
 import io.fencedlock.redlock.Redlock;
 import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.storage.FencedStorageClient;
@@ -21,6 +22,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Kleppmann's "how to do distributed locking" scenario, played for real against Redis nodes and
@@ -34,6 +37,8 @@ import java.util.function.Consumer;
  * same lock.
  */
 final class KleppmannScenario {
+  private static final Logger log = LoggerFactory.getLogger(KleppmannScenario.class);
+
   /** Short, so the demo is quick, yet far above the drift allowance and a busy machine's stalls. */
   static final Duration DEFAULT_TTL = Duration.ofSeconds(2);
 
@@ -54,6 +59,14 @@ final class KleppmannScenario {
   private static final Duration NODE_TIMEOUT = Duration.ofMillis(500);
 
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+  /**
+   * Every demo lease is {@link #DEFAULT_TTL}-sized, so a node that looks amnesic (on a busy
+   * machine, one that missed its initialization) is re-admitted after seconds, not a minute.
+   */
+  private static final Duration MAX_LEASE_TTL = Duration.ofSeconds(5);
+
+  private static final int WARM_UP_ATTEMPTS = 3;
 
   private final List<String> nodeUris;
   private final URI storageUrl;
@@ -85,11 +98,22 @@ final class KleppmannScenario {
 
   /**
    * The first fenced client initializes brand-new nodes, and the first requests load classes and
-   * open connections; doing that once up front keeps it out of the runs' timelines.
+   * open connections; doing that once up front keeps it out of the runs' timelines. On a busy
+   * machine the first client may not hear from all five nodes in time to initialize them, so
+   * each retry uses a new client, which probes them again.
    */
   private void warmUp(FencedStorageClient storage) {
-    try (Redlock redlock = Redlock.create(config(true))) {
-      redlock.acquire("demo:warm-up", ttl, ACQUIRE_WAIT).release();
+    for (int attempt = 1; ; attempt++) {
+      try (Redlock redlock = Redlock.create(config(true))) {
+        redlock.acquire("demo:warm-up", ttl, ACQUIRE_WAIT).release();
+        break;
+      } catch (LockAcquisitionException e) {
+        if (attempt == WARM_UP_ATTEMPTS) {
+          throw e;
+        }
+        log.warn("warm-up acquire {} of {} failed, retrying with a new client: {}",
+            attempt, WARM_UP_ATTEMPTS, e.getMessage());
+      }
     }
     if (!storage.health()) {
       throw new IllegalStateException("the storage service at " + storageUrl + " is not healthy");
@@ -102,6 +126,7 @@ final class KleppmannScenario {
         .fencing(fencing)
         .nodeTimeout(NODE_TIMEOUT)
         .connectTimeout(CONNECT_TIMEOUT)
+        .maxLeaseTtl(MAX_LEASE_TTL)
         .build();
   }
 

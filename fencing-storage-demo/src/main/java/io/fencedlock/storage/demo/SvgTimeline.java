@@ -24,9 +24,11 @@ final class SvgTimeline {
   private static final int TOP = 16;
   private static final int ROW_HEIGHT = 76;
   private static final double CHAR_WIDTH = 6.6; // of the 12 px sans-serif labels, roughly
-  private static final String GREEN = "#2e7d32";
-  private static final String RED = "#c62828";
-  private static final String AMBER = "#ef6c00";
+  // The chaos timeline's palette, so both read the same way.
+  private static final String LEASE_BLUE = "#4a7fd6";
+  private static final String GREEN = "#2a9d3a";
+  private static final String RED = "#d62828";
+  private static final String AMBER = "#ff7f00";
   /** A white outline behind label text, so it stays legible over the pause band's hatching. */
   private static final String HALO =
       " paint-order=\"stroke\" stroke=\"white\" stroke-width=\"3\" stroke-linejoin=\"round\"";
@@ -53,12 +55,13 @@ final class SvgTimeline {
     int height = TOP + ROWS.size() * ROW_HEIGHT + 64;
     svg.append(String.format(Locale.ROOT,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"%d\" height=\"%d\""
+            + " style=\"max-width:100%%;height:auto\""
             + " viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
         WIDTH, height, WIDTH, height));
     svg.append("<defs><pattern id=\"").append(idPrefix).append("-hatch\" width=\"8\" height=\"8\""
         + " patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
-        + "<rect width=\"8\" height=\"8\" fill=\"#eceff1\"/>"
-        + "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\" stroke=\"#b0bec5\" stroke-width=\"3\"/>"
+        + "<rect width=\"8\" height=\"8\" fill=\"#fde9c8\"/>"
+        + "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\" stroke=\"#f0a030\" stroke-width=\"3\"/>"
         + "</pattern></defs>\n");
     for (int row = 0; row < ROWS.size(); row++) {
       drawRow(ROWS.get(row), TOP + row * ROW_HEIGHT);
@@ -87,7 +90,7 @@ final class SvgTimeline {
         long end = endOf(client, PauseEnded.class).orElse(endMillis);
         rect("pause", began.atMillis(), end, top, ROW_HEIGHT - 4,
             "fill=\"url(#" + idPrefix + "-hatch)\" opacity=\"0.9\"");
-        text(x(began.atMillis()) + 4, top + 12, "GC pause (simulated)", "fill=\"#546e7a\"" + HALO);
+        text(x(began.atMillis()) + 4, top + 12, "GC pause (simulated)", "fill=\"#8a5a00\"" + HALO);
       }
     }
   }
@@ -98,10 +101,10 @@ final class SvgTimeline {
         Optional<Released> release = release(run, client);
         long validEnd = validEnd(lease, release);
         rect("lease", lease.atMillis(), validEnd, top + 18, 20,
-            "fill=\"#90caf9\" stroke=\"#1565c0\"");
+            "fill=\"" + LEASE_BLUE + "\" stroke=\"#1d3f7a\"");
         if (release.isPresent() && release.get().atMillis() > validEnd) {
           rect("stale-belief", validEnd, release.get().atMillis(), top + 18, 20,
-              "fill=\"none\" stroke=\"#1565c0\" stroke-dasharray=\"4 3\"");
+              "fill=\"none\" stroke=\"#1d3f7a\" stroke-dasharray=\"4 3\"");
         }
         String label = lease.token().isPresent()
             ? "lease, token " + lease.token().getAsLong()
@@ -109,7 +112,7 @@ final class SvgTimeline {
         // A label that does not fit in its bar goes right after it.
         boolean fits = x(validEnd) - x(lease.atMillis()) > label.length() * CHAR_WIDTH + 8;
         double labelX = fits ? x(lease.atMillis()) + 4 : x(validEnd) + 4;
-        text(labelX, top + 32, label, "fill=\"#0d47a1\"" + (fits ? "" : HALO));
+        text(labelX, top + 32, label, fits ? "fill=\"white\"" : "fill=\"#1d3f7a\"" + HALO);
       }
     }
   }
@@ -129,10 +132,12 @@ final class SvgTimeline {
         double cx = x(write.atMillis());
         int cy = top + 56;
         svg.append(String.format(Locale.ROOT,
-            "<g class=\"write %s\"><circle cx=\"%.1f\" cy=\"%d\" r=\"8\" fill=\"%s\"/>"
+            "<g class=\"write %s\"><title>%s</title>"
+                + "<circle cx=\"%.1f\" cy=\"%d\" r=\"8\" fill=\"%s\"/>"
                 + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"white\""
                 + " font-weight=\"bold\">%s</text></g>%n",
-            kind, cx, cy, color, cx, cy + 4, write.accepted() ? "\u2713" : "\u2717"));
+            kind, Xml.escape(write.describe()), cx, cy, color, cx, cy + 4,
+            write.accepted() ? "\u2713" : "\u2717"));
         boolean nearEnd = cx > WIDTH * 0.6;
         text(nearEnd ? cx - 12 : cx + 12, cy + 4, writeLabel(write, stale),
             "fill=\"" + color + "\"" + HALO + (nearEnd ? " text-anchor=\"end\"" : ""));
@@ -176,9 +181,9 @@ final class SvgTimeline {
 
   private void drawLegend(int y) {
     svg.append(String.format(Locale.ROOT,
-        "<g class=\"legend\"><rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\" fill=\"#90caf9\""
-            + " stroke=\"#1565c0\"/><rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\""
-            + " fill=\"none\" stroke=\"#1565c0\" stroke-dasharray=\"4 3\"/>"
+        "<g class=\"legend\"><rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\" fill=\"#4a7fd6\""
+            + " stroke=\"#1d3f7a\"/><rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\""
+            + " fill=\"none\" stroke=\"#1d3f7a\" stroke-dasharray=\"4 3\"/>"
             + "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"12\" fill=\"url(#%s-hatch)\"/>"
             + "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"%s\"/>"
             + "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"%s\"/>"
