@@ -95,6 +95,10 @@ final class WaitingAcquire {
     if (waiter == null) {
       ReleaseSubscriptions.Waiter w = subscriptions.register(ctx.keys().lockKey(resource));
       waiter = w;
+      if (result.isDone()) {
+        w.close(); // cancelled while registering: the completion callback may have missed it
+        return;
+      }
       trigger = w.subscribed();
     } else {
       trigger = armed;
