@@ -38,14 +38,22 @@ public final class NemesisRunner {
       events.add(new Event(f.startMillis(), true, f));
       events.add(new Event(f.endMillis(), false, f));
     }
-    // Heals before starts at the same instant, so back-to-back faults never overlap.
-    events.sort(Comparator.comparingLong(Event::atMillis).thenComparing(Event::start));
+    // At the same instant: heals first, so back-to-back faults never overlap; then starts; an
+    // instantaneous fault's own stop comes after its start.
+    events.sort(Comparator.comparingLong(Event::atMillis).thenComparingInt(NemesisRunner::order));
     for (Event e : events) {
       if (!waitUntil(originNanos + TimeUnit.MILLISECONDS.toNanos(e.atMillis()))) {
         return;
       }
       step(e);
     }
+  }
+
+  private static int order(Event e) {
+    if (e.start()) {
+      return 1;
+    }
+    return e.fault().durationMillis() == 0 ? 2 : 0;
   }
 
   private void step(Event e) {

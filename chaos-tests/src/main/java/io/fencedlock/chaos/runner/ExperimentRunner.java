@@ -71,23 +71,24 @@ public final class ExperimentRunner {
 
   private History execute(Experiment experiment, long seed, FaultSchedule schedule, long livenessBound) {
     long planned = schedule.endMillis() + TimeUnit.NANOSECONDS.toMillis(livenessBound);
-    try (ChaosCluster cluster = ChaosCluster.start(experiment.nodes(), experiment.workload().clients(), experiment.persistence(), seed)) {
+    try (ChaosCluster cluster = ChaosCluster.start(experiment.nodes(), experiment.workload().clients(), experiment.persistence(), seed);
+        Workload workload = new Workload(experiment.workload(), cluster)) {
+      workload.open();
       // The history's time 0 is once everything is up, so timelines do not start with the start-up.
       HistoryRecorder recorder = new HistoryRecorder();
-      runWorkload(experiment, schedule, cluster, recorder, livenessBound, planned);
+      runWorkload(experiment, schedule, cluster, workload, recorder, livenessBound, planned);
       return recorder.snapshot();
     }
   }
 
-  private void runWorkload(Experiment experiment, FaultSchedule schedule, ChaosCluster cluster, HistoryRecorder recorder,
-      long livenessBound, long planned) {
-    try (Workload workload = new Workload(experiment.workload(), cluster, recorder);
-        ProgressLine progress = new ProgressLine(experiment.name(), planned, recorder, out)) {
+  private void runWorkload(Experiment experiment, FaultSchedule schedule, ChaosCluster cluster, Workload workload,
+      HistoryRecorder recorder, long livenessBound, long planned) {
+    try (ProgressLine progress = new ProgressLine(experiment.name(), planned, recorder, out)) {
       ClientPauses pauses = new ClientPauses();
       Nemesis nemesis = new Nemesis(List.of(new ProxyFaults(cluster.links()), new NodeFaults(cluster.nodes()),
           new ClockStepFaults(cluster.nodes(), List.of(experiment.workload().resource())), pauses));
       NemesisRunner runner = new NemesisRunner(new NemesisPackage(nemesis, schedule), recorder);
-      workload.start(pauses);
+      workload.start(recorder, pauses);
       try {
         runner.run(System.nanoTime());
       } finally {

@@ -28,7 +28,7 @@ final class FaultBands {
     List<Integer> laneOf = new ArrayList<>();
     for (Band b : bands) {
       double x1 = x.at(b.start());
-      double labelEnd = x1 + Math.max(x.at(b.end()) - x1, b.label().length() * 5.8);
+      double labelEnd = x1 + Math.max(x.at(b.end()) - x1, shown(b).length() * 5.8 + 4);
       int l = 0;
       while (l < laneEnds.size() && laneEnds.get(l) > x1) {
         l++;
@@ -57,12 +57,23 @@ final class FaultBands {
       double labelY = top + laneOf.get(i) * lane + 11;
       if (b.end() - b.start() < 2_000_000) { // instantaneous (clock step, heal): a line
         svg.line(x1, labelY + 3, x1, rowsTop + rowsHeight, "stroke:" + color + ";stroke-width:2;stroke-dasharray:4,2");
+        svg.rect(x1 - 3, labelY - 9, 6, 12, "fill:" + color, b.label()); // hover target with the full description
       } else {
         svg.rect(x1, rowsTop, w, rowsHeight, "fill:" + color + ";fill-opacity:0.22", b.label());
         svg.rect(x1, labelY - 9, w, 12, "fill:" + color + ";fill-opacity:0.5", b.label());
       }
-      svg.text(x1 + 2, labelY, b.label(), "font-size:10px");
+      svg.text(x1 + 2, labelY, shown(b), "font-size:10px");
     }
+  }
+
+  /** The text drawn for a band: instantaneous faults get a short label (full text on hover) so they fit. */
+  private static String shown(Band b) {
+    if (b.end() - b.start() >= 2_000_000 || b.kind().equals("heal")) {
+      return b.label();
+    }
+    int open = b.label().indexOf('[');
+    String nodes = open < 0 ? "" : b.label().substring(open, b.label().indexOf(']', open) + 1).replace(" ", "");
+    return (b.kind().equals("clock-step") ? "clock n" : b.kind() + " n") + nodes;
   }
 
   private static List<Band> bands(History history) {

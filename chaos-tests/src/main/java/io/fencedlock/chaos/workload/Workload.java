@@ -19,31 +19,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs the clients of a {@link WorkloadSpec} on their own threads against a {@link ChaosCluster}
- * and records their history; ends with a final read of both registers. Start once; {@link
+ * and records their history; ends with a final read of both registers. {@link #open()} then
+ * {@link #start} once; {@link
  * #close()} stops and joins every thread and closes every client. Thread-safe.
  */
 public final class Workload implements AutoCloseable {
   private static final Duration JOIN_BOUND = Duration.ofSeconds(30);
+  private static final Duration WARMUP_BOUND = Duration.ofSeconds(30);
+  private static final String WARMUP_KEY = "chaos:warmup";
 
   private final WorkloadSpec spec;
   private final ChaosCluster cluster;
-  private final HistoryRecorder history;
+  private HistoryRecorder history;
   private final CanaryRegister canary = new CanaryRegister();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final List<Thread> threads = new ArrayList<>();
-  private final List<RecordingClient> clients = new ArrayList<>();
+  private final List<LockClient> lockClients = new ArrayList<>();
 
-  public Workload(WorkloadSpec spec, ChaosCluster cluster, HistoryRecorder history) {
+  public Workload(WorkloadSpec spec, ChaosCluster cluster) {
     this.spec = spec;
     this.cluster = cluster;
-    this.history = history;
   }
 
-  /** Creates every client (each with its own proxies) and starts its worker thread. */
-  public synchronized void start(ClientPauses pauses) {
+  /** Creates every client, each with its own Redlock over its own proxies (connecting takes a while). */
+  public synchronized void open() {
     for (int c = 0; c < spec.clients(); c++) {
       RedlockConfig config = RedlockConfig.builder()
           .nodes(cluster.urisOf(c))
@@ -53,10 +56,36 @@ public final class Workload implements AutoCloseable {
           .retryJitter(Duration.ofMillis(50))
           .nodeInitCheck(spec.nodeInitCheck())
           .build();
-      LockClient lockClient = new LockClient(Redlock.create(config), cluster.storage().client(), canary,
-          spec.resource(), spec.ttl(), spec.maxWait());
-      RecordingClient recording = new RecordingClient(lockClient, history, c, spec.clients());
-      clients.add(recording);
+      Redlock redlock = Redlock.create(config);
+      lockClients.add(new LockClient(redlock, cluster.storage().client(), canary, spec.resource(), spec.ttl(), spec.maxWait()));
+      warmUp(redlock);
+    }
+    cluster.storage().client().put(WARMUP_KEY, new byte[] {1}, 1, "00000000000000000000000000000000");
+  }
+
+  /**
+   * Waits (bounded) until this client has once acquired a lock: the nodes are initialized, the
+   * connections and scripts are loaded and the JIT has seen the path, so a run starts from a
+   * healthy steady state instead of measuring start-up.
+   */
+  private void warmUp(Redlock redlock) {
+    long deadline = System.nanoTime() + WARMUP_BOUND.toNanos();
+    while (System.nanoTime() < deadline) {
+      var lease = redlock.tryAcquire(WARMUP_KEY, spec.ttl());
+      if (lease.isPresent()) {
+        lease.get().release();
+        return;
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+    }
+    throw new IllegalStateException("the cluster did not grant a lock within " + WARMUP_BOUND + " before the run");
+  }
+
+  /** Starts one worker thread per opened client, recording into {@code recorder}. */
+  public synchronized void start(HistoryRecorder recorder, ClientPauses pauses) {
+    this.history = recorder;
+    for (int c = 0; c < lockClients.size(); c++) {
+      RecordingClient recording = new RecordingClient(lockClients.get(c), history, c, spec.clients());
       Thread t = new Thread(new Worker(c, recording, pauses, stopping::get, spec.work().toMillis()), "chaos-client-" + c);
       t.setDaemon(true);
       threads.add(t);
@@ -66,6 +95,9 @@ public final class Workload implements AutoCloseable {
 
   /** Stops the workers, waits for them (bounded), then reads both registers into the history. */
   public synchronized void stopAndRead() {
+    if (history == null) {
+      throw new IllegalStateException("not started");
+    }
     stopping.set(true);
     join();
     history.record(OpType.INVOKE, Op.READER, Fn.READ, Map.of());
@@ -97,7 +129,7 @@ public final class Workload implements AutoCloseable {
     stopping.set(true);
     join();
     RuntimeException first = null;
-    for (RecordingClient c : clients) {
+    for (LockClient c : lockClients) {
       try {
         c.close();
       } catch (RuntimeException e) {

@@ -26,10 +26,13 @@ public record WorkloadSpec(int clients, String resource, Duration ttl, Duration 
     }
   }
 
-  /** The standard workload: 3 clients, 1 s leases, 2 s maximum lease TTL. */
+  /**
+   * The standard workload: 3 clients, 1 s leases, 2 s maximum lease TTL, 100 ms of work per lease.
+   * The 200 ms node timeout leaves room for a loaded 2-core machine while staying far below the TTL.
+   */
   public static WorkloadSpec standard() {
-    return new WorkloadSpec(3, "chaos:register", Duration.ofSeconds(1), Duration.ofMillis(400),
-        Duration.ofMillis(100), Duration.ofSeconds(2), true, Duration.ofMillis(100));
+    return new WorkloadSpec(3, "chaos:register", Duration.ofSeconds(1), Duration.ofMillis(500),
+        Duration.ofMillis(200), Duration.ofSeconds(2), true, Duration.ofMillis(100));
   }
 
   /** The same workload with another init-check setting. */
