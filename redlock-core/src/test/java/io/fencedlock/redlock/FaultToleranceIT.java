@@ -58,7 +58,7 @@ final class FaultToleranceIT {
       nodes.node(0).kill();
       nodes.node(3).kill();
 
-      try (Lease lease = redlock.acquire(resource, TTL, Duration.ZERO)) {
+      try (Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
         assertThat(lease.isValid()).isTrue();
         assertThat(Cluster.holdingValue(nodes, resource, lease.ownerId())).isEqualTo(3);
       }
@@ -135,7 +135,7 @@ final class FaultToleranceIT {
   @Test
   void acquire_twoNodesPaused_succeedsWithoutWaitingForThem() {
     try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
-      redlock.acquire(resource + ":warmup", TTL, Duration.ZERO).release();
+      redlock.acquire(resource + ":warmup", TTL, Timing.RETRY_WAIT).release();
       nodes.node(0).pause();
       nodes.node(1).pause();
 
@@ -187,7 +187,7 @@ final class FaultToleranceIT {
       }
       uris.set(3, "redis://:s3cret@127.0.0.1:" + secured.node(0).port());
       try (Redlock redlock = Redlock.create(RedlockConfig.builder().nodes(uris).nodeTimeout(Timing.NODE_TIMEOUT).build());
-          Lease lease = redlock.acquire(resource, TTL, Duration.ZERO)) {
+          Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
         // Node 0 is down and the garbage node fails, so the quorum needs the secured node.
         assertThat(lease.isValid()).isTrue();
       }

@@ -29,7 +29,7 @@ final class NodeAmnesiaIT {
         long epoch = Long.parseLong((String) node.command("GET", MARKER));
         assertThat(epoch).isBetween(nowMicros - 60_000_000L, nowMicros + 1);
       }
-      try (Lease lease = redlock.acquire("amnesia:first", TTL, Duration.ZERO)) {
+      try (Lease lease = redlock.acquire("amnesia:first", TTL, Timing.RETRY_WAIT)) {
         assertThat(lease.fencingToken()).isGreaterThan(nowMicros - 60_000_000L);
       }
     }
@@ -66,7 +66,7 @@ final class NodeAmnesiaIT {
   void restartWithoutData_nodeIsExcludedNotCounted() {
     try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
         Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
-      redlock.acquire("amnesia:excluded", TTL, Duration.ZERO).release();
+      redlock.acquire("amnesia:excluded", TTL, Timing.RETRY_WAIT).release();
       nodes.node(0).restart(Persistence.NONE);
       nodes.node(3).kill();
       nodes.node(4).kill();
@@ -90,7 +90,7 @@ final class NodeAmnesiaIT {
         Redlock unsafe = Redlock.create(Cluster.config(nodes).nodeInitCheck(false).build())) {
       long before = 0;
       for (int i = 0; i < 5; i++) {
-        try (Lease lease = unsafe.acquire("amnesia:control", TTL, Duration.ZERO)) {
+        try (Lease lease = unsafe.acquire("amnesia:control", TTL, Timing.RETRY_WAIT)) {
           before = lease.fencingToken();
         }
       }
@@ -113,7 +113,7 @@ final class NodeAmnesiaIT {
         Redlock redlock = Redlock.create(Cluster.config(nodes).maxLeaseTtl(Duration.ofSeconds(1)).build())) {
       long last = 0;
       for (int i = 0; i < 5; i++) {
-        try (Lease lease = redlock.acquire("amnesia:readmit", Duration.ofMillis(500), Duration.ZERO)) {
+        try (Lease lease = redlock.acquire("amnesia:readmit", Duration.ofMillis(500), Timing.RETRY_WAIT)) {
           last = lease.fencingToken();
         }
       }

@@ -47,7 +47,7 @@ final class RedlockIT {
 
   @Test
   void acquire_freeResource_locksEveryNodeAndWritesTokenOnAQuorum() {
-    Lease lease = redlock.acquire(resource, TTL, Duration.ZERO);
+    Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
 
     assertThat(lease.isFenced()).isTrue();
     assertThat(lease.fencingToken()).isPositive();
@@ -64,7 +64,7 @@ final class RedlockIT {
 
   @Test
   void tryAcquire_heldByAnother_isEmptyUntilReleased() {
-    Lease first = redlock.acquire(resource, TTL, Duration.ZERO);
+    Lease first = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
 
     assertThat(redlock.tryAcquire(resource, TTL)).isEmpty();
     first.release();
@@ -77,7 +77,7 @@ final class RedlockIT {
 
   @Test
   void acquire_heldForLongerThanMaxWait_throwsWithRefusals() {
-    try (Lease held = redlock.acquire(resource, TTL, Duration.ZERO)) {
+    try (Lease held = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
       assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(300)))
           .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
             assertThat(e.attempts()).isGreaterThan(1);
@@ -91,7 +91,7 @@ final class RedlockIT {
 
   @Test
   void acquireAsync_heldThenReleased_completesWithNewLease() throws Exception {
-    Lease first = redlock.acquire(resource, TTL, Duration.ZERO);
+    Lease first = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
     CompletableFuture<Lease> waiting =
         redlock.acquireAsync(resource, TTL, Duration.ofSeconds(5)).toCompletableFuture();
 
@@ -104,7 +104,7 @@ final class RedlockIT {
 
   @Test
   void extend_whileValid_resetsExpiryAndKeepsToken() {
-    Lease lease = redlock.acquire(resource, Duration.ofSeconds(2), Duration.ZERO);
+    Lease lease = redlock.acquire(resource, Duration.ofSeconds(2), Timing.RETRY_WAIT);
     long token = lease.fencingToken();
 
     assertThat(lease.extend(Duration.ofSeconds(30))).isTrue();
@@ -119,7 +119,7 @@ final class RedlockIT {
 
   @Test
   void extend_afterExpiry_throwsAndRecreatesNothing() {
-    Lease lease = redlock.acquire(resource, Duration.ofMillis(150), Duration.ZERO);
+    Lease lease = redlock.acquire(resource, Duration.ofMillis(150), Timing.RETRY_WAIT);
     await().atMost(Timing.AWAIT).until(() -> !lease.isValid() && Cluster.holding(nodes, resource) == 0);
 
     assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(10))).isInstanceOf(LockExpiredException.class);
@@ -129,7 +129,7 @@ final class RedlockIT {
 
   @Test
   void extend_keyDeletedOnAMajority_returnsFalseAndRecreatesNothing() {
-    Lease lease = redlock.acquire(resource, TTL, Duration.ZERO);
+    Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
     for (int i = 0; i < 3; i++) {
       nodes.node(i).command("DEL", resource);
     }
@@ -144,9 +144,9 @@ final class RedlockIT {
 
   @Test
   void release_afterExpiryAndReacquire_keepsTheNewOwnersKey() {
-    Lease stale = redlock.acquire(resource, Duration.ofMillis(150), Duration.ZERO);
+    Lease stale = redlock.acquire(resource, Duration.ofMillis(150), Timing.RETRY_WAIT);
     await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes, resource) == 0);
-    Lease current = redlock.acquire(resource, TTL, Duration.ZERO);
+    Lease current = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
 
     assertThat(stale.release()).isFalse();
 
@@ -157,7 +157,7 @@ final class RedlockIT {
 
   @Test
   void release_twice_isIdempotent() {
-    Lease lease = redlock.acquire(resource, TTL, Duration.ZERO);
+    Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
 
     assertThat(lease.release()).isTrue();
     assertThat(lease.release()).isFalse();
@@ -171,7 +171,7 @@ final class RedlockIT {
   void acquire_afterScriptFlush_fallsBackToEval() {
     nodes.forEach(n -> n.command("SCRIPT", "FLUSH"));
 
-    try (Lease lease = redlock.acquire(resource, TTL, Duration.ZERO)) {
+    try (Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
       assertThat(lease.extend(TTL)).isTrue();
     }
     assertThat(Cluster.holding(nodes, resource)).isZero();
@@ -195,7 +195,7 @@ final class RedlockIT {
   @Test
   void unfenced_acquire_isPlainSetNxAndExcludesForeignSetNx() {
     try (Redlock plain = Redlock.create(Cluster.config(nodes).fencing(false).build());
-        Lease lease = plain.acquire(resource, TTL, Duration.ZERO)) {
+        Lease lease = plain.acquire(resource, TTL, Timing.RETRY_WAIT)) {
       assertThat(lease.isFenced()).isFalse();
       assertThatThrownBy(lease::fencingToken).isInstanceOf(IllegalStateException.class);
       assertThat(Cluster.holdingValue(nodes, resource, lease.ownerId())).isEqualTo(5);
@@ -214,7 +214,7 @@ final class RedlockIT {
     assertThatThrownBy(() -> redlock.tryAcquire(resource, Duration.ofMillis(2))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
     assertThatThrownBy(() -> redlock.tryAcquire(resource, Duration.ofHours(1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxLeaseTtl");
     assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxWait");
-    try (Lease lease = redlock.acquire(resource, TTL, Duration.ZERO)) {
+    try (Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
       assertThatThrownBy(() -> lease.extend(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
       assertThatThrownBy(() -> lease.extend(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
     }
@@ -223,7 +223,7 @@ final class RedlockIT {
   @Test
   void extend_beyondMaxExtensions_throwsIllegalState() {
     try (Redlock capped = Redlock.create(Cluster.config(nodes).maxExtensions(1).build());
-        Lease lease = capped.acquire(resource, TTL, Duration.ZERO)) {
+        Lease lease = capped.acquire(resource, TTL, Timing.RETRY_WAIT)) {
       assertThat(lease.extend(TTL)).isTrue();
       assertThatThrownBy(() -> lease.extend(TTL)).isInstanceOf(IllegalStateException.class).hasMessageContaining("maxExtensions");
     }
@@ -233,7 +233,7 @@ final class RedlockIT {
   void close_ownedClient_stopsItsThreads() {
     long before = redlockThreads();
     Redlock extra = Redlock.create(Cluster.config(nodes).build());
-    extra.acquire(resource, TTL, Duration.ZERO).release();
+    extra.acquire(resource, TTL, Timing.RETRY_WAIT).release();
 
     extra.close();
 

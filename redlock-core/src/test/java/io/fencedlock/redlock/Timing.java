@@ -12,6 +12,11 @@ final class Timing {
 
   /** Per-node timeout in integration tests: far above loopback latency on a busy 2-core box. */
   static final Duration NODE_TIMEOUT = scaled(Duration.ofMillis(250));
+  /**
+   * The maxWait of acquires a test expects to succeed: one attempt can time out on a loaded
+   * machine, and the test is not about that.
+   */
+  static final Duration RETRY_WAIT = scaled(Duration.ofSeconds(5));
   /** Bound for conditions that should become true promptly. */
   static final Duration AWAIT = scaled(Duration.ofSeconds(10));
 
