@@ -2,6 +2,7 @@ package io.fencedlock.storage.demo;
 
 import io.fencedlock.storage.StorageConfig;
 import io.fencedlock.storage.StorageService;
+import io.fencedlock.testkit.Persistence;
 import io.fencedlock.testkit.RedisNodes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,7 +16,8 @@ import java.util.stream.Stream;
 
 /**
  * What the demo and {@code serve} run on: five local redis-server processes (the testkit's
- * bundled binary) and the fenced storage service on SQLite in a fresh temp dir.
+ * bundled binary, {@code appendfsync always}) and the fenced storage service on SQLite in a fresh
+ * temp dir.
  *
  * <p>Thread-safe; {@link #close()} is idempotent and stops everything this object started, so it
  * can run from a shutdown hook while another thread still uses the environment.
@@ -46,7 +48,9 @@ final class DemoEnvironment implements AutoCloseable {
     Path dataDir = createTempDir();
     RedisNodes nodes = null;
     try {
-      nodes = RedisNodes.start(NODES);
+      // appendfsync always, as production nodes need for the fence counters to survive a crash
+      // (and so the client's configuration audit has nothing to warn about).
+      nodes = RedisNodes.start(NODES, Persistence.AOF_ALWAYS);
       String jdbcUrl = "jdbc:sqlite:" + dataDir.resolve("storage.db");
       StorageService service =
           StorageService.start(StorageConfig.builder().port(port).jdbcUrl(jdbcUrl).build());
