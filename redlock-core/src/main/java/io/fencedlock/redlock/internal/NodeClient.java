@@ -86,7 +86,21 @@ public final class NodeClient implements AutoCloseable {
    */
   <T> CompletableFuture<T> script(
       LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-    return timed(
+    return script(script, timeoutNanos, type, keys, args);
+  }
+
+  /**
+   * The same with its own timeout, for rare administrative writes (marking nodes initialized)
+   * that must not give up after a lock operation's tight per-node timeout.
+   */
+  <T> CompletableFuture<T> script(
+      LuaScript script, Duration timeout, ScriptOutputType type, String[] keys, String... args) {
+    return script(script, timeout.toNanos(), type, keys, args);
+  }
+
+  private <T> CompletableFuture<T> script(
+      LuaScript script, long timeout, ScriptOutputType type, String[] keys, String... args) {
+    return timed(timeout,
         (redis, result) ->
             redis.<T>evalsha(script.sha1(), type, keys, args).whenComplete((value, failure) -> {
               if (failure == null) {
@@ -113,6 +127,11 @@ public final class NodeClient implements AutoCloseable {
     return timed((redis, result) -> redis.mget(keys).whenComplete(into(result)));
   }
 
+  /** MGET with its own timeout, for start-up checks that must not give up too early. */
+  CompletableFuture<List<KeyValue<String, String>>> mget(Duration timeout, String... keys) {
+    return timed(timeout.toNanos(), (redis, result) -> redis.mget(keys).whenComplete(into(result)));
+  }
+
   /**
    * Sends a request at once on the established connection, or fails at once if there is none
    * (and starts connecting). Requests are never parked on a pending connect: dependents of one
@@ -120,13 +139,18 @@ public final class NodeClient implements AutoCloseable {
    */
   private <T> CompletableFuture<T> timed(
       BiConsumer<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
+    return timed(timeoutNanos, request);
+  }
+
+  private <T> CompletableFuture<T> timed(
+      long timeout, BiConsumer<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
     CompletableFuture<StatefulRedisConnection<String, String>> current = connection();
     if (!current.isDone() || current.isCompletedExceptionally()) {
       Throwable last = current.isDone() ? failureOf(current) : lastConnectFailure;
       return CompletableFuture.failedFuture(new RedisConnectionException(
           "not connected to " + label + (last == null ? " yet" : ": " + Replies.describe(last))));
     }
-    CompletableFuture<T> result = new CompletableFuture<T>().orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+    CompletableFuture<T> result = new CompletableFuture<T>().orTimeout(timeout, TimeUnit.NANOSECONDS);
     request.accept(current.join().async(), result);
     return result;
   }

@@ -5,6 +5,7 @@ import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.redlock.Ticker;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -40,6 +41,7 @@ final class NodeMembership {
   private final Ticker ticker;
   private final long readmitAfterNanos;
   private final LongSupplier wallClockMillis;
+  private final Duration adminTimeout;
   private final AtomicLongArray amnesicSince;
   private final AtomicIntegerArray readmitting;
 
@@ -49,6 +51,7 @@ final class NodeMembership {
     this.readmitAfterNanos =
         config.maxLeaseTtl().toNanos() + Validity.driftNanos(config.maxLeaseTtl(), config.driftFactor());
     this.wallClockMillis = wallClockMillis;
+    this.adminTimeout = config.connectTimeout();
     this.amnesicSince = new AtomicLongArray(nodes.size());
     this.readmitting = new AtomicIntegerArray(nodes.size());
     for (int i = 0; i < nodes.size(); i++) {
@@ -97,7 +100,7 @@ final class NodeMembership {
             i ->
                 nodes.call(
                     i,
-                    n -> n.mget(KeySpace.NODE_MARKER),
+                    n -> n.mget(adminTimeout, KeySpace.NODE_MARKER),
                     values ->
                         values.get(0).hasValue()
                             ? NodeReply.of(i, NodeStatus.GRANTED, "has marker")
@@ -148,11 +151,22 @@ final class NodeMembership {
     return NodeReply.granted(node, Math.max(epoch, mark));
   }
 
+  /**
+   * Gives a node its marker. Idempotent (SET NX), so it is retried: a node left unmarked after
+   * a new deployment was initialized would look like one that lost its memory, and be shut out
+   * for maxLeaseTtl.
+   */
   private CompletableFuture<NodeReply> mark(int node, long epoch) {
+    return markOnce(node, epoch).thenCompose(
+        reply -> reply.isGranted() ? CompletableFuture.completedFuture(reply) : markOnce(node, epoch));
+  }
+
+  private CompletableFuture<NodeReply> markOnce(int node, long epoch) {
     return nodes.call(
         node,
         n -> n.<String>script(
             LuaScript.INIT_NODE,
+            adminTimeout,
             ScriptOutputType.VALUE,
             new String[] {KeySpace.NODE_MARKER, KeySpace.NODE_HIGH_WATER},
             Long.toString(epoch)),
