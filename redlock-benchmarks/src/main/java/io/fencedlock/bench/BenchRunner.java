@@ -33,7 +33,7 @@ final class BenchRunner {
       for (LockSystem system : rotated(taking, rep)) {
         progress.starting(scenario.id(), system.name(), rep, plan.reps());
         Measurement measurement = scenario.run(system, plan.window(rep));
-        progress.finished(measurement.stats());
+        progress.finished(measurement.stats(), measurement.firstError());
         result.add(system.name(), measurement);
       }
     }

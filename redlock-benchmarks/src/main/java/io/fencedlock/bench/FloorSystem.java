@@ -9,20 +9,23 @@ import java.util.UUID;
 
 /**
  * The physical floor of a lock: {@code SET key owner NX PX ttl}, then {@code DEL key}, one
- * round trip each, sent to every node in parallel and done at the {@code needed}-th reply.
- * With one node and needed = 1 this is floor-1; with five nodes and needed = 3, floor-N, the
- * least any quorum lock without fencing can do. Not a real lock: DEL is not compare-and-delete
+ * round trip each, sent to every node in parallel; the SET step is done at the {@code
+ * needed}-th grant, the DEL step at the {@code releaseNeeded}-th reply. With one node this is
+ * floor-1; with five nodes and 3/3, floor-N, the least any quorum lock without fencing can do;
+ * with 3/5, a diagnostic showing what waiting for every node's delete costs. Not a real lock: DEL is not compare-and-delete
  * and a refused SET is not retried. Thread-safe.
  */
 final class FloorSystem implements LockSystem {
   private final String name;
   private final LettuceConnections nodes;
   private final int needed;
+  private final int releaseNeeded;
 
-  FloorSystem(String name, List<String> uris, int needed) {
+  FloorSystem(String name, List<String> uris, int needed, int releaseNeeded) {
     this.name = name;
     this.nodes = new LettuceConnections(uris);
     this.needed = needed;
+    this.releaseNeeded = releaseNeeded;
   }
 
   @Override
@@ -55,7 +58,7 @@ final class FloorSystem implements LockSystem {
     for (int i = 0; i < nodes.size(); i++) {
       dels.add(nodes.async(i).del(resource));
     }
-    QuorumWait.await(dels, needed, deleted -> true);
+    QuorumWait.await(dels, releaseNeeded, deleted -> true);
   }
 
   @Override

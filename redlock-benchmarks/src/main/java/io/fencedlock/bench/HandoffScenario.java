@@ -1,7 +1,6 @@
 package io.fencedlock.bench;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -36,14 +35,14 @@ final class HandoffScenario implements Scenario {
   @Override
   public Measurement run(LockSystem system, Window window) {
     HandoffBoard board = new HandoffBoard();
-    LongAdder errors = new LongAdder();
+    ErrorTally errors = new ErrorTally();
     String resource = "bench:s3:" + system.name();
     Workers workers = Workers.start("s3-" + system.name(), CLIENTS, client -> {
       LockSystem.Held held;
       try {
         held = system.acquire(resource, MAX_WAIT);
       } catch (NotGrantedException e) {
-        errors.increment(); // a client that waited MAX_WAIT in vain: reported
+        errors.record(e); // a client that waited MAX_WAIT in vain: reported
         return;
       }
       board.granted(client);
@@ -54,15 +53,15 @@ final class HandoffScenario implements Scenario {
     });
     Workers.pause(window.warmup());
     board.handoffs().getIntervalHistogram();
-    long errorsBefore = errors.sum();
+    long errorsBefore = errors.count();
     long overlapsBefore = board.overlaps();
     long start = System.nanoTime();
     Workers.pause(window.measure());
     Histogram measured = board.handoffs().getIntervalHistogram();
     long elapsed = System.nanoTime() - start;
-    long errorCount = errors.sum() - errorsBefore;
+    long errorCount = errors.count() - errorsBefore;
     long overlapCount = board.overlaps() - overlapsBefore;
     workers.stopAndJoin();
-    return new Measurement(measured, elapsed, errorCount, overlapCount);
+    return new Measurement(measured, elapsed, errorCount, overlapCount, errors.first());
   }
 }

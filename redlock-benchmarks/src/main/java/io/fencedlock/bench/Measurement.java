@@ -9,8 +9,9 @@ import org.HdrHistogram.Histogram;
  * @param elapsedNanos the length of the measured window
  * @param errors operations that failed (not granted, timed out) and were not recorded
  * @param overlaps times two clients held the lock at once (only the handoff scenario checks)
+ * @param firstError the message of the first error, or empty; tells what the errors were
  */
-record Measurement(Histogram latencies, long elapsedNanos, long errors, long overlaps) {
+record Measurement(Histogram latencies, long elapsedNanos, long errors, long overlaps, String firstError) {
 
   Stats stats() {
     double seconds = elapsedNanos / 1e9;

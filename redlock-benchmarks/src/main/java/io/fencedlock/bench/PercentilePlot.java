@@ -12,7 +12,11 @@ import org.HdrHistogram.HistogramIterationValue;
  * the median, the y axis is logarithmic so that systems ten times apart stay readable.
  */
 final class PercentilePlot {
-  static final String[] COLORS = {"#7f7f7f", "#17becf", "#2ca02c", "#1f77b4", "#d62728", "#ff7f0e"};
+  /** One colour per system, the same in every plot. */
+  private static final java.util.Map<String, String> COLORS = java.util.Map.of(
+      Systems.FLOOR_1, "#7f7f7f", Systems.FLOOR_N, "#17becf", Systems.FLOOR_N_RELEASE_ALL, "#9edae5",
+      Systems.UNFENCED, "#2ca02c", Systems.FENCED, "#1f77b4", Systems.REDISSON_REDLOCK, "#d62728",
+      Systems.REDISSON_FENCED, "#ff7f0e");
   private static final int WIDTH = 900;
   private static final int HEIGHT = 420;
   private static final int LEFT = 70;
@@ -42,7 +46,7 @@ final class PercentilePlot {
         WIDTH, HEIGHT));
     plot.axes();
     for (int i = 0; i < systems.size(); i++) {
-      plot.line(systems.get(i), COLORS[i % COLORS.length], i);
+      plot.line(systems.get(i), COLORS.getOrDefault(systems.get(i).system(), "#000000"), i);
     }
     plot.svg.append("</svg>\n");
     return plot.svg.toString();

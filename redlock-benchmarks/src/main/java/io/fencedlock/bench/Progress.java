@@ -23,9 +23,9 @@ final class Progress {
     out.flush();
   }
 
-  void finished(Stats stats) {
+  void finished(Stats stats, String firstError) {
     done++;
     out.printf(Locale.ROOT, "         p50 %.1f us, p99 %.1f us, %.0f ops/s%s%n", stats.p50(), stats.p99(),
-        stats.opsPerSec(), stats.errors() > 0 ? ", " + stats.errors() + " errors" : "");
+        stats.opsPerSec(), stats.errors() > 0 ? ", " + stats.errors() + " errors, first: " + firstError : "");
   }
 }

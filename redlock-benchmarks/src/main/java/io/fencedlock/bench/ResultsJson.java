@@ -60,6 +60,7 @@ final class ResultsJson {
       sys.put("opsOverRedissonRedLock",
           nanToNull(round(s.opsRatio(r.system(), Systems.REDISSON_REDLOCK).orElse(Double.NaN))));
       sys.put("repetitions", r.reps());
+      sys.put("errorSamples", r.errorSamples());
       systems.add(sys);
     }
     map.put("systems", systems);

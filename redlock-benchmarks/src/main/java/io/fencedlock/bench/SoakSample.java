@@ -7,6 +7,6 @@ package io.fencedlock.bench;
  * @param heapUsedMb heap in use after GC
  * @param threads live threads in the JVM
  * @param operations leases acquired so far
- * @param errors acquires that failed so far (contended waits that gave up)
+ * @param errors acquires that failed so far: contended waits that ran out of time
  */
 record SoakSample(double minute, double heapUsedMb, int threads, long operations, long errors) {}

@@ -11,6 +11,7 @@ import org.HdrHistogram.Histogram;
 final class SystemResult {
   private final String system;
   private final List<Stats> reps = new ArrayList<>();
+  private final List<String> errorSamples = new ArrayList<>();
   private final Histogram merged = Measurement.newHistogram();
 
   SystemResult(String system) {
@@ -19,6 +20,9 @@ final class SystemResult {
 
   void add(Measurement measurement) {
     reps.add(measurement.stats());
+    if (!measurement.firstError().isEmpty()) {
+      errorSamples.add(measurement.firstError());
+    }
     merged.add(measurement.latencies());
   }
 
@@ -28,6 +32,11 @@ final class SystemResult {
 
   List<Stats> reps() {
     return List.copyOf(reps);
+  }
+
+  /** The first error message of each repetition that had errors. */
+  List<String> errorSamples() {
+    return List.copyOf(errorSamples);
   }
 
   Stats median() {

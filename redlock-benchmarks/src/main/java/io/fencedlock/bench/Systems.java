@@ -10,6 +10,8 @@ import java.util.List;
 final class Systems implements AutoCloseable {
   static final String FLOOR_1 = "floor-1";
   static final String FLOOR_N = "floor-N";
+  /** Diagnostic: floor-N whose release waits for all nodes, as our release() does by contract. */
+  static final String FLOOR_N_RELEASE_ALL = "floor-N-release-all";
   static final String FENCED = "redlock-fenced";
   static final String UNFENCED = "redlock-unfenced";
   static final String REDISSON_REDLOCK = "redisson-redlock";
@@ -22,8 +24,9 @@ final class Systems implements AutoCloseable {
     Systems systems = new Systems();
     try {
       int quorum = uris.size() / 2 + 1;
-      systems.all.add(new FloorSystem(FLOOR_1, uris.subList(0, 1), 1));
-      systems.all.add(new FloorSystem(FLOOR_N, uris, quorum));
+      systems.all.add(new FloorSystem(FLOOR_1, uris.subList(0, 1), 1, 1));
+      systems.all.add(new FloorSystem(FLOOR_N, uris, quorum, quorum));
+      systems.all.add(new FloorSystem(FLOOR_N_RELEASE_ALL, uris, quorum, uris.size()));
       systems.all.add(new OurRedlockSystem(UNFENCED, uris, false));
       systems.all.add(new OurRedlockSystem(FENCED, uris, true));
       systems.all.add(new RedissonRedLockSystem(uris));

@@ -1,7 +1,6 @@
 package io.fencedlock.bench;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -27,25 +26,25 @@ final class ThroughputScenario implements Scenario {
   @Override
   public Measurement run(LockSystem system, Window window) {
     Recorder recorder = new Recorder(60_000_000_000L, 3);
-    LongAdder errors = new LongAdder();
+    ErrorTally errors = new ErrorTally();
     Workers workers = Workers.start("s2-" + system.name(), CLIENTS, client -> {
       long start = System.nanoTime();
       try {
         system.acquire("bench:s2:" + client, Duration.ZERO).release();
         recorder.recordValue(System.nanoTime() - start);
       } catch (NotGrantedException e) {
-        errors.increment(); // counted, and reported with the run
+        errors.record(e); // counted, and reported with the run
       }
     });
     Workers.pause(window.warmup());
     recorder.getIntervalHistogram(); // drop the warm-up
-    long errorsBefore = errors.sum();
+    long errorsBefore = errors.count();
     long start = System.nanoTime();
     Workers.pause(window.measure());
     Histogram measured = recorder.getIntervalHistogram();
     long elapsed = System.nanoTime() - start;
-    long errorCount = errors.sum() - errorsBefore;
+    long errorCount = errors.count() - errorsBefore;
     workers.stopAndJoin();
-    return new Measurement(measured, elapsed, errorCount, 0);
+    return new Measurement(measured, elapsed, errorCount, 0, errors.first());
   }
 }

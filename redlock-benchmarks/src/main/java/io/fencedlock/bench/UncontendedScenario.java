@@ -30,25 +30,24 @@ final class UncontendedScenario implements Scenario {
   @Override
   public Measurement run(LockSystem system, Window window) {
     String resource = "bench:s" + id + ":" + system.name();
-    loop(system, resource, window.warmup(), Measurement.newHistogram());
+    loop(system, resource, window.warmup(), Measurement.newHistogram(), new ErrorTally());
     Histogram histogram = Measurement.newHistogram();
+    ErrorTally errors = new ErrorTally();
     long start = System.nanoTime();
-    long errors = loop(system, resource, window.measure(), histogram);
-    return new Measurement(histogram, System.nanoTime() - start, errors, 0);
+    loop(system, resource, window.measure(), histogram, errors);
+    return new Measurement(histogram, System.nanoTime() - start, errors.count(), 0, errors.first());
   }
 
-  private static long loop(LockSystem system, String resource, Duration length, Histogram into) {
+  private static void loop(LockSystem system, String resource, Duration length, Histogram into, ErrorTally errors) {
     long end = System.nanoTime() + length.toNanos();
-    long errors = 0;
     long now;
     while ((now = System.nanoTime()) < end) {
       try {
         system.acquire(resource, Duration.ZERO).release();
         into.recordValue(System.nanoTime() - now);
       } catch (NotGrantedException e) {
-        errors++; // reported as the run's error count
+        errors.record(e); // reported as the run's error count
       }
     }
-    return errors;
   }
 }
