@@ -29,13 +29,16 @@ public final class ScheduleGenerator {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<ScheduledFault> faults = new ArrayList<>();
     long t = WARMUP_MILLIS;
+    // Majority-down episodes cycle through kill, pause and partition from a random start, so a
+    // run of three covers all three.
+    int firstKind = mix == FaultMix.MAJORITY_DOWN ? rnd.nextInt(3) : 0;
     for (int i = 0; i < count; i++) {
       t = switch (mix) {
         case MINORITY -> add(faults, t, between(rnd, 700, 1500), MinorityFaults.draw(rnd, topo), topo);
         case CLIENT_PAUSE -> clientPause(faults, t, rnd, topo);
         case CLOCK_STEP -> clockSteps(faults, t, rnd, topo);
         case AMNESIA -> amnesia(faults, t, rnd, topo);
-        case MAJORITY_DOWN -> majorityDown(faults, t, rnd, topo);
+        case MAJORITY_DOWN -> majorityDown(faults, t, rnd, topo, (firstKind + i) % 3);
       } + between(rnd, 300, 800);
     }
     return new FaultSchedule(faults);
@@ -82,10 +85,10 @@ public final class ScheduleGenerator {
     return t + episode;
   }
 
-  private static long majorityDown(List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo) {
+  private static long majorityDown(List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo, int kind) {
     SortedSet<Integer> down = randomNodes(rnd, topo.nodes(), topo.majority());
     long length = between(rnd, 1500, 2500);
-    Fault fault = switch (rnd.nextInt(3)) {
+    Fault fault = switch (kind) {
       case 0 -> new Fault.KillNodes(down, Persistence.AOF_ALWAYS, Fault.Rejoin.AT_HEAL);
       case 1 -> new Fault.PauseNodes(down);
       default -> new Fault.Partition("majority-cut-off", Grudges.allLose(topo.clients(), down), Fault.CutMode.REFUSE);

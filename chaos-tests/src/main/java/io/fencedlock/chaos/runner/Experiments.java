@@ -50,7 +50,7 @@ public final class Experiments {
 
   public static final Experiment MAJORITY_DOWN = new Experiment("majority-down",
       "a majority is killed, paused or cut off: acquires fail with clear errors, nothing is corrupted, locks return within the bound after the heal",
-      FaultMix.MAJORITY_DOWN, 1, STANDARD, 5, Persistence.AOF_ALWAYS,
+      FaultMix.MAJORITY_DOWN, 3, STANDARD, 5, Persistence.AOF_ALWAYS,
       allOf(progress(), mutualExclusion(), tokens(), fencedSafe(), clearFailures(), live()));
 
   private static final List<Experiment> ALL = List.of(MINORITY, CLIENT_PAUSE, CLOCK_STEP, AMNESIA_UNSAFE, AMNESIA_SAFE, MAJORITY_DOWN);
