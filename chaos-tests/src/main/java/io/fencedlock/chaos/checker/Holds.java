@@ -13,8 +13,10 @@ public final class Holds {
 
   /**
    * One hold per successful acquire: from the acquire's completion to the earlier of the validity
-   * deadline and the invocation of the same process's next release. Both ends are conservative:
-   * the client believes it holds at least this long, never longer.
+   * deadline and the invocation of the release of the same lease (matched by owner id, since the
+   * worker may have moved to a fresh process id after an unknown outcome in between; by process
+   * when the release names no owner). The client believes it holds at least this long, never
+   * longer.
    */
   public static List<Hold> of(History history) {
     List<OpPair> pairs = history.pairs();
@@ -26,22 +28,20 @@ public final class Holds {
       }
       long start = p.completion().timeNanos();
       long end = start + p.completion().longValue(Fields.VALIDITY_NANOS, 0);
-      end = Math.min(end, nextReleaseInvoke(pairs, i, p.process()));
+      end = Math.min(end, releaseInvoke(pairs, i, p.process(), p.completion().stringValue(Fields.OWNER)));
       holds.add(new Hold(p.process(), p.completion().longValue(Fields.TOKEN, -1), start, Math.max(start, end)));
     }
     return holds;
   }
 
-  private static long nextReleaseInvoke(List<OpPair> pairs, int from, int process) {
+  private static long releaseInvoke(List<OpPair> pairs, int from, int process, String owner) {
     for (int j = from + 1; j < pairs.size(); j++) {
       OpPair q = pairs.get(j);
-      if (q.process() != process) {
-        continue;
-      }
-      if (q.invoke().f() == Fn.RELEASE) {
+      String releasing = q.invoke().stringValue(Fields.OWNER);
+      if (q.invoke().f() == Fn.RELEASE && (releasing.isEmpty() ? q.process() == process : releasing.equals(owner))) {
         return q.invoke().timeNanos();
       }
-      if (q.invoke().f() == Fn.ACQUIRE) {
+      if (q.process() == process && q.invoke().f() == Fn.ACQUIRE) {
         break; // a new acquire without release: the old lease was abandoned, validity bounds it
       }
     }

@@ -62,6 +62,6 @@ final class Worker implements Runnable {
     recording.call(Fn.WRITE, Map.of(Fields.TOKEN, token, Fields.OWNER, owner, Fields.ENTRY, entry));
     recording.call(Fn.CANARY, Map.of(Fields.TOKEN, token, Fields.OWNER, owner, Fields.ENTRY, entry,
         Fields.READ_VERSION, lease.get(Fields.READ_VERSION)));
-    recording.call(Fn.RELEASE, Map.of(Fields.TOKEN, token));
+    recording.call(Fn.RELEASE, Map.of(Fields.TOKEN, token, Fields.OWNER, owner));
   }
 }

@@ -2,6 +2,9 @@ package io.fencedlock.chaos.checker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fencedlock.chaos.history.Fn;
+import io.fencedlock.chaos.history.OpType;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 final class MutualExclusionCheckerTest {
@@ -32,6 +35,19 @@ final class MutualExclusionCheckerTest {
   void check_firstHolderStalledPastValidity_notAnOverlap() {
     // Process 0's validity ends at 101 ms; it releases late, at 900 ms, but no longer believes it holds.
     var h = new Histories().acquire(0, 0, 1, 100).acquire(300, 1, 2, 1000).release(400, 1).release(900, 0).build();
+
+    assertThat(checker.check(h).verdict()).isEqualTo(Verdict.TRUE);
+  }
+
+  @Test
+  void check_releaseUnderFreshProcessAfterUnknownWrite_holdEndsAtThatRelease() {
+    // Process 0's write ended INFO, so its worker released as process 3; the hold ends there,
+    // not at the validity deadline, and process 1's later acquire is no overlap.
+    var h = new Histories().acquire(0, 0, 1, 1000)
+        .op(10, OpType.INVOKE, 0, Fn.WRITE, Map.of()).op(20, OpType.INFO, 0, Fn.WRITE, Map.of())
+        .op(30, OpType.INVOKE, 3, Fn.RELEASE, Map.of("token", 1L, "owner", Histories.owner(0)))
+        .op(31, OpType.OK, 3, Fn.RELEASE, Map.of())
+        .acquire(100, 1, 2, 1000).build();
 
     assertThat(checker.check(h).verdict()).isEqualTo(Verdict.TRUE);
   }
