@@ -13,7 +13,7 @@ public final class Holds {
 
   /**
    * One hold per successful acquire: from the acquire's completion to the earlier of the validity
-   * deadline and the invocation of the release of the same lease (matched by owner id, since the
+   * deadline (exact when the op carries {@link Fields#VALID_UNTIL}) and the invocation of the release of the same lease (matched by owner id, since the
    * worker may have moved to a fresh process id after an unknown outcome in between; by process
    * when the release names no owner). The client believes it holds at least this long, never
    * longer.
@@ -27,7 +27,7 @@ public final class Holds {
         continue;
       }
       long start = p.completion().timeNanos();
-      long end = start + p.completion().longValue(Fields.VALIDITY_NANOS, 0);
+      long end = p.completion().longValue(Fields.VALID_UNTIL, start + p.completion().longValue(Fields.VALIDITY_NANOS, 0));
       end = Math.min(end, releaseInvoke(pairs, i, p.process(), p.completion().stringValue(Fields.OWNER)));
       holds.add(new Hold(p.process(), p.completion().longValue(Fields.TOKEN, -1), start, Math.max(start, end)));
     }

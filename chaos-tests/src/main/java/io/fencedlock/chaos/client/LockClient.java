@@ -59,10 +59,11 @@ public final class LockClient implements Client {
       // The library released every node before throwing: a definite failure.
       return Completion.fail(Map.of(Fields.ERROR, e.getMessage()));
     }
+    long now = System.nanoTime();
     long validity = lease.remainingValidity().toNanos();
     canaryRead = canary.read();
     return Completion.ok(Map.of(Fields.TOKEN, lease.fencingToken(), Fields.OWNER, lease.ownerId(),
-        Fields.VALIDITY_NANOS, validity, Fields.READ_VERSION, canaryRead.version()));
+        Fields.VALIDITY_NANOS, validity, Fields.VALID_UNTIL_ABSOLUTE, now + validity, Fields.READ_VERSION, canaryRead.version()));
   }
 
   /** The modelled GC pause: the holder does nothing for a while, its lease may run out. */

@@ -4,6 +4,7 @@ import io.fencedlock.chaos.history.Fields;
 import io.fencedlock.chaos.history.Fn;
 import io.fencedlock.chaos.history.HistoryRecorder;
 import io.fencedlock.chaos.history.OpType;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -43,11 +44,23 @@ public final class RecordingClient implements AutoCloseable {
     } catch (RuntimeException e) {
       done = new Completion(OpType.INFO, Map.of(Fields.ERROR, String.valueOf(e)));
     }
-    history.record(done.type(), process, f, done.value());
+    history.record(done.type(), process, f, toHistoryTime(done.value()));
     if (done.type() == OpType.INFO) {
       process += concurrency;
     }
     return done;
+  }
+
+  /** Converts an absolute deadline reported by the client into history time. */
+  private Map<String, Object> toHistoryTime(Map<String, Object> value) {
+    Object absolute = value.get(Fields.VALID_UNTIL_ABSOLUTE);
+    if (!(absolute instanceof Long at)) {
+      return value;
+    }
+    Map<String, Object> converted = new HashMap<>(value);
+    converted.remove(Fields.VALID_UNTIL_ABSOLUTE);
+    converted.put(Fields.VALID_UNTIL, history.relative(at));
+    return converted;
   }
 
   @Override

@@ -21,6 +21,7 @@ import java.util.TreeSet;
 public final class ScheduleGenerator {
   /** Time before the first fault, so that the workload is running. */
   public static final long WARMUP_MILLIS = 800;
+  private static final long AMNESIA_LEAD_MILLIS = 1500;
 
   private ScheduleGenerator() {}
 
@@ -79,10 +80,12 @@ public final class ScheduleGenerator {
         others.add(n);
       }
     }
+    // A lead of 1.5 s first, so that the history holds tokens from before the wipe to compare with.
+    long start = t + AMNESIA_LEAD_MILLIS;
     long episode = between(rnd, 2000, 3000);
-    add(faults, t, episode, new Fault.Partition("remembering-nodes-away", Grudges.allLose(topo.clients(), others), Fault.CutMode.REFUSE), topo);
-    add(faults, t + 200, 0, new Fault.KillNodes(wiped, Persistence.NONE, Fault.Rejoin.IMMEDIATE), topo);
-    return t + episode;
+    add(faults, start, episode, new Fault.Partition("remembering-nodes-away", Grudges.allLose(topo.clients(), others), Fault.CutMode.REFUSE), topo);
+    add(faults, start + 200, 0, new Fault.KillNodes(wiped, Persistence.NONE, Fault.Rejoin.IMMEDIATE), topo);
+    return start + episode;
   }
 
   private static long majorityDown(List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo, int kind) {

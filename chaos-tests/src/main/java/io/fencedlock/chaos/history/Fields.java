@@ -8,6 +8,14 @@ public final class Fields {
   public static final String OWNER = "owner";
   /** Acquire OK: the lease's remaining validity when the acquire returned, in nanoseconds. */
   public static final String VALIDITY_NANOS = "validityNanos";
+  /**
+   * Acquire OK: when the lease's validity ends, in history time. Clients report it as an absolute
+   * {@link System#nanoTime()} reading under {@link #VALID_UNTIL_ABSOLUTE}; the recorder converts it,
+   * so the checker sees the exact deadline rather than one shifted by scheduling delays.
+   */
+  public static final String VALID_UNTIL = "validUntil";
+  /** See {@link #VALID_UNTIL}: only in completions returned by clients, never in the history. */
+  public static final String VALID_UNTIL_ABSOLUTE = "validUntilAbsolute";
   /** Write and canary invoke: the entry the write appends (see {@link Entries}). */
   public static final String ENTRY = "entry";
   /** Canary invoke: the canary's version read right after acquiring. */

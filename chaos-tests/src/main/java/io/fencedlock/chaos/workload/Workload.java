@@ -64,14 +64,14 @@ public final class Workload implements AutoCloseable {
   }
 
   /**
-   * Waits (bounded) until this client has once acquired a lock: the nodes are initialized, the
-   * connections and scripts are loaded and the JIT has seen the path, so a run starts from a
-   * healthy steady state instead of measuring start-up.
+   * Waits (bounded) until this client has once acquired the resource's lock: the nodes are
+   * initialized, the connections, scripts and release subscriptions are set up and the JIT has
+   * seen the path, so a run starts from a healthy steady state instead of measuring start-up.
    */
   private void warmUp(Redlock redlock) {
     long deadline = System.nanoTime() + WARMUP_BOUND.toNanos();
     while (System.nanoTime() < deadline) {
-      var lease = redlock.tryAcquire(WARMUP_KEY, spec.ttl());
+      var lease = redlock.tryAcquire(spec.resource(), spec.ttl());
       if (lease.isPresent()) {
         lease.get().release();
         return;

@@ -70,6 +70,27 @@ final class RecordingClientTest {
   }
 
   @Test
+  void call_absoluteDeadline_recordedInHistoryTime() {
+    HistoryRecorder recorder = new HistoryRecorder();
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    Client deadlineClient = new Client() {
+      @Override
+      public Completion invoke(Fn f, Map<String, Object> value) {
+        return Completion.ok(Map.of("validUntilAbsolute", deadline));
+      }
+
+      @Override
+      public void close() {}
+    };
+
+    new RecordingClient(deadlineClient, recorder, 0, 1).call(Fn.ACQUIRE, Map.of());
+
+    var ok = recorder.snapshot().ops().get(1);
+    assertThat(ok.value()).doesNotContainKey("validUntilAbsolute");
+    assertThat(ok.longValue("validUntil", -1)).isEqualTo(recorder.relative(deadline));
+  }
+
+  @Test
   void canary_writeReturnsWhatItOverwrote() {
     CanaryRegister canary = new CanaryRegister();
     canary.write("a", 1);
