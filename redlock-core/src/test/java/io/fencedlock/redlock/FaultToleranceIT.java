@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,6 +86,32 @@ final class FaultToleranceIT {
       // Down nodes refuse connections at once: no waiting for timeouts, let alone the TTL.
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Timing.scaled(Duration.ofSeconds(2)));
       assertThat(Cluster.holding(nodes, resource)).as("cleanup ran before the failure was reported").isZero();
+    }
+  }
+
+  @Test
+  void acquire_majorityDownTwoWaiters_retryNoFasterThanTheRetryDelay() {
+    Duration retryDelay = Duration.ofMillis(50);
+    Duration maxWait = Duration.ofMillis(1000);
+    RedlockConfig config = RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(Timing.NODE_TIMEOUT)
+        .connectTimeout(Timing.AWAIT).retryDelay(retryDelay).retryJitter(Duration.ZERO).build();
+    try (Redlock first = Redlock.create(config); Redlock second = Redlock.create(config)) {
+      nodes.node(0).kill();
+      nodes.node(1).kill();
+      nodes.node(2).kill();
+
+      // The live nodes grant, and each failed attempt's cleanup deletes those grants. Such a
+      // cleanup is no handoff: it must not wake the other waiter (nor this one) at once, or
+      // the two clients drive each other into a tight retry loop while the nodes are down.
+      CompletableFuture<Lease> a = first.acquireAsync(resource, TTL, maxWait).toCompletableFuture();
+      CompletableFuture<Lease> b = second.acquireAsync(resource, TTL, maxWait).toCompletableFuture();
+      // One immediate retry once subscribed to releases, then at most one per retry delay.
+      int bound = (int) (maxWait.toMillis() / retryDelay.toMillis()) + 2;
+      for (CompletableFuture<Lease> waiter : List.of(a, b)) {
+        assertThat(waiter).failsWithin(Timing.AWAIT).withThrowableOfType(ExecutionException.class)
+            .havingCause().isInstanceOfSatisfying(LockAcquisitionException.class,
+                e -> assertThat(e.attempts()).isBetween(2, bound));
+      }
     }
   }
 

@@ -113,7 +113,7 @@ final class AcquireAttempt {
    * node timeout.
    */
   private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
-    return ctx.nodes().releaseEverywhere(lockKey, owner, phase1Settled)
+    return ctx.nodes().releaseEverywhere(lockKey, owner, phase1Settled, false)
         .thenApply(released -> new Failed(reason, replies));
   }
 

@@ -87,14 +87,17 @@ final class Nodes implements AutoCloseable {
    * before: a grant may have happened whose reply was lost. A node's delete is sent only once
    * that node's acquire request has settled ({@code settledPerNode}, indexed by node), so it can
    * never overtake the SET it must undo, while the other nodes need not wait for a slow one.
-   * Each delete announces itself on the key's {@link ReleaseChannel}. Completes when every node
-   * has answered or timed out; never fails.
+   * With {@code announce}, each delete is published on the key's {@link ReleaseChannel}.
+   * Completes when every node has answered or timed out; never fails.
    *
    * @return how many nodes deleted a key of ours
    */
-  CompletableFuture<Integer> releaseEverywhere(
-      String lockKey, String owner, List<? extends CompletableFuture<?>> settledPerNode) {
-    String channel = ReleaseChannel.of(lockKey);
+  CompletableFuture<Integer> releaseEverywhere(String lockKey, String owner,
+      List<? extends CompletableFuture<?>> settledPerNode, boolean announce) {
+    // Only a lease's release is a handoff worth announcing. A failed attempt's cleanup is not:
+    // announced, it would wake the other waiters at once, whose own cleanups would wake this
+    // one, and contending clients would retry in a tight loop while a majority is down.
+    String[] args = announce ? new String[] {owner, ReleaseChannel.of(lockKey)} : new String[] {owner};
     List<CompletableFuture<NodeReply>> calls =
         fanOut(
             all(),
@@ -102,7 +105,7 @@ final class Nodes implements AutoCloseable {
                 settledPerNode.get(i).handle((ignored, failure) -> i).thenCompose(node ->
                     call(
                         node,
-                        n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, owner, channel),
+                        n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args),
                         deleted -> deleted == 1L ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"))));
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
         .thenApply(ignored -> (int) calls.stream().filter(c -> c.join().isGranted()).count());

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * Lets acquires that wait for a held lock hear about its release instead of polling: one
  * lazily opened pub/sub connection per node, subscribed to a lock's {@link ReleaseChannel}
  * while at least one acquire of this client waits for it. A release is announced by every
- * node that deleted the key; the copies carry the same owner id and wake one waiter only once.
+ * node that deleted the key; the copies carry the same owner id, and the quorum-th copy wakes
+ * one waiter.
  * Notifications only make retries earlier: a lost one costs a retry delay, never safety; the
  * waiters not woken keep their retry timers.
  * Thread-safe.
@@ -44,6 +45,7 @@ final class ReleaseSubscriptions {
     final Set<Waiter> waiters = new LinkedHashSet<>();
     final CompletableFuture<Void> subscribed = new CompletableFuture<>();
     String lastReleasedOwner = "";
+    int copiesOfLastRelease;
   }
 
   /**
@@ -145,10 +147,19 @@ final class ReleaseSubscriptions {
     Waiter next;
     synchronized (this) {
       Channel channel = channels.get(name);
-      if (channel == null || channel.waiters.isEmpty() || channel.lastReleasedOwner.equals(owner)) {
-        return; // nobody waits, or another node's copy of a release already handled
+      if (channel == null || channel.waiters.isEmpty()) {
+        return; // nobody waits
       }
-      channel.lastReleasedOwner = owner;
+      if (!channel.lastReleasedOwner.equals(owner)) {
+        channel.lastReleasedOwner = owner;
+        channel.copiesOfLastRelease = 0;
+      }
+      // Each node that deleted the key announces it. Wake a waiter once a quorum has: after
+      // only the first copy its retry could reach nodes that have not deleted yet, fail, and
+      // then sleep through the rest of the copies until its retry delay.
+      if (++channel.copiesOfLastRelease != nodes.quorum()) {
+        return;
+      }
       next = channel.waiters.iterator().next();
       channel.waiters.remove(next);
       channel.waiters.add(next); // to the back of the line
