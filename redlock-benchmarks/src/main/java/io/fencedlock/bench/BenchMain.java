@@ -5,7 +5,9 @@ import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@code ./fencedlock bench}: every system, every scenario, one run, on 5 local Redis nodes;
@@ -39,9 +41,11 @@ public final class BenchMain {
       BenchSuite suite = new BenchSuite(plan, progressOut);
       RunInfo info = RunInfo.of(quick, plan, redisVersion(redis), BenchSuite.LINKS);
       BenchSuite.Outcome outcome = suite.run(redis.uris());
-      ResultsJson.write(dir.resolve("results.json"), info, outcome.scenarios(), outcome.targets());
-      ReportHtml.write(dir, info, outcome.scenarios(), outcome.targets());
-      String tables = Tables.markdown(outcome.scenarios(), outcome.targets());
+      List<Target> targets = new ArrayList<>(outcome.targets());
+      targets.addAll(SoakTargets.read(dir.resolve("soak.json"))); // from an earlier --soak, if any
+      ResultsJson.write(dir.resolve("results.json"), info, outcome.scenarios(), targets);
+      ReportHtml.write(dir, info, outcome.scenarios(), targets);
+      String tables = Tables.markdown(outcome.scenarios(), targets);
       Files.writeString(dir.resolve("results.md"), tables);
       System.out.println(tables);
       System.out.println("wrote " + dir.resolve("results.json") + " and " + dir.resolve("report.html"));
