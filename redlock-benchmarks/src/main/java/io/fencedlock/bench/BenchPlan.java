@@ -19,8 +19,8 @@ record BenchPlan(int reps, Window first, Window later) {
 
   /** About one minute: for checking the harness, not for conclusions. */
   static BenchPlan quick() {
-    return new BenchPlan(3, new Window(Duration.ofMillis(800), Duration.ofMillis(600)),
-        new Window(Duration.ofMillis(300), Duration.ofMillis(600)));
+    return new BenchPlan(3, new Window(Duration.ofMillis(500), Duration.ofMillis(400)),
+        new Window(Duration.ofMillis(200), Duration.ofMillis(400)));
   }
 
   /** A few hundred milliseconds per scenario, for the smoke test: figures mean nothing. */
