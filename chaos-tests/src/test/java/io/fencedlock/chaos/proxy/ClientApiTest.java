@@ -17,10 +17,8 @@ import eu.rekawek.toxiproxy.model.toxic.Timeout;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every toxiproxy-java 2.1.11 method against the server under test, checking what the client
@@ -28,43 +26,25 @@ import org.junit.jupiter.api.Test;
  */
 final class ClientApiTest {
 
-    private static ToxiproxyTarget target;
-    private static EchoServer echo;
-    private final ToxiproxyClient client = target.client();
-
-    @BeforeAll
-    static void startServers() {
-        target = ToxiproxyTarget.start();
-        echo = EchoServer.start();
-    }
-
-    @AfterEach
-    void deleteProxies() {
-        target.cleanUp();
-    }
-
-    @AfterAll
-    static void stopServers() throws IOException {
-        target.close();
-        echo.close();
-    }
+    @RegisterExtension static final ProxyServers SERVERS = new ProxyServers();
+    private final ToxiproxyClient client = SERVERS.target().client();
 
     @Test
     void createProxy_localhostPortZero_resolvesListenToBoundLoopbackPort() throws IOException {
-        String name = target.uniqueName("listen");
+        String name = SERVERS.target().uniqueName("listen");
 
-        Proxy proxy = client.createProxy(name, "localhost:0", echo.upstream());
+        Proxy proxy = client.createProxy(name, "localhost:0", SERVERS.echo().upstream());
 
         assertThat(proxy.getName()).isEqualTo(name);
         assertThat(proxy.getListen()).matches("127\\.0\\.0\\.1:\\d+");
         assertThat(ToxiproxyTarget.listenPort(proxy.getListen())).isPositive();
-        assertThat(proxy.getUpstream()).isEqualTo(echo.upstream());
+        assertThat(proxy.getUpstream()).isEqualTo(SERVERS.echo().upstream());
         assertThat(proxy.isEnabled()).isTrue();
     }
 
     @Test
     void getProxyAndGetProxies_existingProxy_returnSameFields() throws IOException {
-        Proxy created = target.createProxy(client, "get", echo.upstream());
+        Proxy created = SERVERS.target().createProxy(client, "get", SERVERS.echo().upstream());
 
         Proxy fetched = client.getProxy(created.getName());
         List<Proxy> all = client.getProxies();
@@ -78,20 +58,20 @@ final class ClientApiTest {
 
     @Test
     void getProxyOrNull_unknownName_returnsNull() {
-        assertThat(client.getProxyOrNull(target.uniqueName("missing"))).isNull();
+        assertThat(client.getProxyOrNull(SERVERS.target().uniqueName("missing"))).isNull();
     }
 
     @Test
     void getProxy_unknownName_throwsNotFound() {
-        assertThatThrownBy(() -> client.getProxy(target.uniqueName("missing")))
+        assertThatThrownBy(() -> client.getProxy(SERVERS.target().uniqueName("missing")))
                 .isInstanceOf(IOException.class).hasMessage("[404] proxy not found");
     }
 
     @Test
     void createProxy_nameTaken_throwsConflict() throws IOException {
-        Proxy proxy = target.createProxy(client, "dup", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "dup", SERVERS.echo().upstream());
 
-        assertThatThrownBy(() -> client.createProxy(proxy.getName(), "127.0.0.1:0", echo.upstream()))
+        assertThatThrownBy(() -> client.createProxy(proxy.getName(), "127.0.0.1:0", SERVERS.echo().upstream()))
                 .isInstanceOf(IOException.class).hasMessage("[409] proxy already exists");
     }
 
@@ -102,7 +82,7 @@ final class ClientApiTest {
 
     @Test
     void disableAndEnable_proxy_toggleEnabledAndKeepListen() throws IOException {
-        Proxy proxy = target.createProxy(client, "toggle", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "toggle", SERVERS.echo().upstream());
         String listen = proxy.getListen();
 
         proxy.disable();
@@ -116,7 +96,7 @@ final class ClientApiTest {
 
     @Test
     void setListen_newAddress_rebindsAndReportsResolvedAddress() throws IOException {
-        Proxy proxy = target.createProxy(client, "relisten", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "relisten", SERVERS.echo().upstream());
         String before = proxy.getListen();
 
         proxy.setListen("localhost:0");
@@ -130,17 +110,17 @@ final class ClientApiTest {
 
     @Test
     void setUpstream_newUpstream_isReported() throws IOException {
-        Proxy proxy = target.createProxy(client, "reupstream", "127.0.0.1:1");
+        Proxy proxy = SERVERS.target().createProxy(client, "reupstream", "127.0.0.1:1");
 
-        proxy.setUpstream(echo.upstream());
+        proxy.setUpstream(SERVERS.echo().upstream());
 
-        assertThat(proxy.getUpstream()).isEqualTo(echo.upstream());
-        assertThat(client.getProxy(proxy.getName()).getUpstream()).isEqualTo(echo.upstream());
+        assertThat(proxy.getUpstream()).isEqualTo(SERVERS.echo().upstream());
+        assertThat(client.getProxy(proxy.getName()).getUpstream()).isEqualTo(SERVERS.echo().upstream());
     }
 
     @Test
     void delete_existingProxy_removesIt() throws IOException {
-        Proxy proxy = target.createProxy(client, "delete", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "delete", SERVERS.echo().upstream());
 
         proxy.delete();
 
@@ -151,8 +131,8 @@ final class ClientApiTest {
 
     @Test
     void reset_disabledProxyWithToxics_reenablesAndRemovesToxics() throws IOException {
-        ToxiproxyClient fresh = target.client(); // reset() re-reads every proxy this client has seen
-        Proxy proxy = target.createProxy(fresh, "reset", echo.upstream());
+        ToxiproxyClient fresh = SERVERS.target().client(); // reset() re-reads every proxy this client has seen
+        Proxy proxy = SERVERS.target().createProxy(fresh, "reset", SERVERS.echo().upstream());
         proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 50);
         proxy.toxics().timeout("to", ToxicDirection.UPSTREAM, 0);
         proxy.disable();
@@ -167,7 +147,7 @@ final class ClientApiTest {
 
     @Test
     void toxicCreators_eachType_echoAllAttributesAndDefaults() throws IOException {
-        Proxy proxy = target.createProxy(client, "creators", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "creators", SERVERS.echo().upstream());
 
         Latency latency = proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 100);
         Bandwidth bandwidth = proxy.toxics().bandwidth("bw", ToxicDirection.UPSTREAM, 64);
@@ -193,7 +173,7 @@ final class ClientApiTest {
 
     @Test
     void getAll_toxicsInBothDirections_listsUpstreamFirstInInsertionOrder() throws IOException {
-        Proxy proxy = target.createProxy(client, "order", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "order", SERVERS.echo().upstream());
         proxy.toxics().latency("d1", ToxicDirection.DOWNSTREAM, 1);
         proxy.toxics().latency("u1", ToxicDirection.UPSTREAM, 1);
         proxy.toxics().latency("d2", ToxicDirection.DOWNSTREAM, 1);
@@ -206,7 +186,7 @@ final class ClientApiTest {
 
     @Test
     void get_byNameAndClass_returnsTypedToxic() throws IOException {
-        Proxy proxy = target.createProxy(client, "gettoxic", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "gettoxic", SERVERS.echo().upstream());
         proxy.toxics().bandwidth("bw", ToxicDirection.DOWNSTREAM, 32);
 
         Toxic untyped = proxy.toxics().get("bw");
@@ -220,7 +200,7 @@ final class ClientApiTest {
 
     @Test
     void createToxic_nameTakenInOtherDirection_throwsConflict() throws IOException {
-        Proxy proxy = target.createProxy(client, "toxicdup", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "toxicdup", SERVERS.echo().upstream());
         proxy.toxics().latency("same", ToxicDirection.DOWNSTREAM, 1);
 
         assertThatThrownBy(() -> proxy.toxics().latency("same", ToxicDirection.UPSTREAM, 1))
@@ -229,7 +209,7 @@ final class ClientApiTest {
 
     @Test
     void attributeSetters_oneAttributeEach_mergeAndKeepOthers() throws IOException {
-        Proxy proxy = target.createProxy(client, "setters", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "setters", SERVERS.echo().upstream());
         Latency latency = proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 100);
         Slicer slicer = proxy.toxics().slicer("sl", ToxicDirection.UPSTREAM, 10, 20);
 
@@ -249,7 +229,7 @@ final class ClientApiTest {
 
     @Test
     void remainingSetters_oneAttributeEach_updateTheirToxic() throws IOException {
-        Proxy proxy = target.createProxy(client, "setters2", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "setters2", SERVERS.echo().upstream());
 
         proxy.toxics().bandwidth("bw", ToxicDirection.DOWNSTREAM, 1).setRate(2);
         proxy.toxics().slowClose("sc", ToxicDirection.DOWNSTREAM, 1).setDelay(3);
@@ -266,7 +246,7 @@ final class ClientApiTest {
 
     @Test
     void setToxicity_newValue_keepsAttributes() throws IOException {
-        Proxy proxy = target.createProxy(client, "toxicity", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "toxicity", SERVERS.echo().upstream());
         Latency latency = proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 100);
 
         latency.setToxicity(0.25f);
@@ -278,7 +258,7 @@ final class ClientApiTest {
 
     @Test
     void remove_existingToxic_removesOnlyIt() throws IOException {
-        Proxy proxy = target.createProxy(client, "remove", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "remove", SERVERS.echo().upstream());
         Latency latency = proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 100);
         proxy.toxics().timeout("to", ToxicDirection.UPSTREAM, 0);
 
@@ -290,7 +270,7 @@ final class ClientApiTest {
 
     @Test
     void toxicsSurvive_disableAndEnable() throws IOException {
-        Proxy proxy = target.createProxy(client, "survive", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "survive", SERVERS.echo().upstream());
         proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 10);
 
         proxy.disable();

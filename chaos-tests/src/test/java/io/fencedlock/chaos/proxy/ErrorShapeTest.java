@@ -8,10 +8,8 @@ import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.io.IOException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Raw HTTP against the API for what the client does not show: error bodies and status codes,
@@ -19,31 +17,13 @@ import org.junit.jupiter.api.Test;
  */
 final class ErrorShapeTest {
 
-    private static ToxiproxyTarget target;
-    private static EchoServer echo;
-    private final ToxiproxyClient client = target.client();
-    private final RawHttp http = target.raw();
-
-    @BeforeAll
-    static void startServers() {
-        target = ToxiproxyTarget.start();
-        echo = EchoServer.start();
-    }
-
-    @AfterEach
-    void deleteProxies() {
-        target.cleanUp();
-    }
-
-    @AfterAll
-    static void stopServers() throws IOException {
-        target.close();
-        echo.close();
-    }
+    @RegisterExtension static final ProxyServers SERVERS = new ProxyServers();
+    private final ToxiproxyClient client = SERVERS.target().client();
+    private final RawHttp http = SERVERS.target().raw();
 
     @Test
     void getProxy_unknown_is404WithErrorBody() {
-        RawHttp.Response response = http.get("/proxies/" + target.uniqueName("nope"));
+        RawHttp.Response response = http.get("/proxies/" + SERVERS.target().uniqueName("nope"));
 
         assertError(response, 404, "proxy not found");
         assertThat(response.body()).endsWith("\n");
@@ -51,17 +31,17 @@ final class ErrorShapeTest {
 
     @Test
     void getToxic_unknown_is404WithErrorBody() {
-        Proxy proxy = target.createProxy(client, "notoxic", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "notoxic", SERVERS.echo().upstream());
 
         assertError(http.get("/proxies/" + proxy.getName() + "/toxics/nope"), 404, "toxic not found");
     }
 
     @Test
     void createProxy_existingName_is409() {
-        Proxy proxy = target.createProxy(client, "conflict", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "conflict", SERVERS.echo().upstream());
 
         RawHttp.Response response = http.post("/proxies", "{\"name\":\"" + proxy.getName()
-                + "\",\"listen\":\"127.0.0.1:0\",\"upstream\":\"" + echo.upstream() + "\"}");
+                + "\",\"listen\":\"127.0.0.1:0\",\"upstream\":\"" + SERVERS.echo().upstream() + "\"}");
 
         assertError(response, 409, "proxy already exists");
     }
@@ -70,7 +50,7 @@ final class ErrorShapeTest {
     void createProxy_missingNameOrUpstream_is400() {
         assertError(http.post("/proxies", "{\"listen\":\"127.0.0.1:0\",\"upstream\":\"x:1\"}"),
                 400, "missing required field: name");
-        assertError(http.post("/proxies", "{\"name\":\"" + target.uniqueName("noup") + "\"}"),
+        assertError(http.post("/proxies", "{\"name\":\"" + SERVERS.target().uniqueName("noup") + "\"}"),
                 400, "missing required field: upstream");
     }
 
@@ -87,10 +67,10 @@ final class ErrorShapeTest {
 
     @Test
     void createProxy_enabledOmittedViaRaw_is201AndEnabled() {
-        String name = target.uniqueName("created");
+        String name = SERVERS.target().uniqueName("created");
 
         RawHttp.Response response = http.post("/proxies", "{\"name\":\"" + name
-                + "\",\"listen\":\"localhost:0\",\"upstream\":\"" + echo.upstream() + "\"}");
+                + "\",\"listen\":\"localhost:0\",\"upstream\":\"" + SERVERS.echo().upstream() + "\"}");
 
         assertThat(response.status()).isEqualTo(201);
         JsonObject proxy = response.json().getAsJsonObject();
@@ -101,10 +81,10 @@ final class ErrorShapeTest {
 
     @Test
     void createProxy_disabled_keepsListenAsGiven() {
-        String name = target.uniqueName("disabled");
+        String name = SERVERS.target().uniqueName("disabled");
 
         RawHttp.Response response = http.post("/proxies", "{\"name\":\"" + name
-                + "\",\"listen\":\"localhost:0\",\"upstream\":\"" + echo.upstream() + "\",\"enabled\":false}");
+                + "\",\"listen\":\"localhost:0\",\"upstream\":\"" + SERVERS.echo().upstream() + "\",\"enabled\":false}");
 
         assertThat(response.status()).isEqualTo(201);
         assertThat(response.json().getAsJsonObject().get("listen").getAsString()).isEqualTo("localhost:0");
@@ -112,7 +92,7 @@ final class ErrorShapeTest {
 
     @Test
     void createToxic_invalidTypeOrStream_is400() {
-        Proxy proxy = target.createProxy(client, "badtoxic", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "badtoxic", SERVERS.echo().upstream());
         String path = "/proxies/" + proxy.getName() + "/toxics";
 
         assertError(http.post(path, "{\"type\":\"bogus\"}"), 400, "invalid toxic type");
@@ -122,13 +102,13 @@ final class ErrorShapeTest {
 
     @Test
     void createToxic_unknownProxyWithBadBody_is404First() {
-        assertError(http.post("/proxies/" + target.uniqueName("ghost") + "/toxics", "{oops"),
+        assertError(http.post("/proxies/" + SERVERS.target().uniqueName("ghost") + "/toxics", "{oops"),
                 404, "proxy not found");
     }
 
     @Test
     void createToxic_onlyType_is200WithDefaults() {
-        Proxy proxy = target.createProxy(client, "defaults", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "defaults", SERVERS.echo().upstream());
 
         RawHttp.Response response = http.post("/proxies/" + proxy.getName() + "/toxics", "{\"type\":\"latency\"}");
 
@@ -143,7 +123,7 @@ final class ErrorShapeTest {
 
     @Test
     void patchToxic_partialAttributes_mergesAndKeepsOthers() throws IOException {
-        Proxy proxy = target.createProxy(client, "patch", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "patch", SERVERS.echo().upstream());
         proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 100).setJitter(10);
 
         RawHttp.Response response = http.patch("/proxies/" + proxy.getName() + "/toxics/lat",
@@ -157,7 +137,7 @@ final class ErrorShapeTest {
 
     @Test
     void patchProxy_enabledFalse_disablesAndKeepsOtherFields() {
-        Proxy proxy = target.createProxy(client, "patchproxy", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "patchproxy", SERVERS.echo().upstream());
 
         RawHttp.Response response = http.patch("/proxies/" + proxy.getName(), "{\"enabled\":false}");
 
@@ -165,12 +145,12 @@ final class ErrorShapeTest {
         JsonObject json = response.json().getAsJsonObject();
         assertThat(json.get("enabled").getAsBoolean()).isFalse();
         assertThat(json.get("listen").getAsString()).isEqualTo(proxy.getListen());
-        assertThat(json.get("upstream").getAsString()).isEqualTo(echo.upstream());
+        assertThat(json.get("upstream").getAsString()).isEqualTo(SERVERS.echo().upstream());
     }
 
     @Test
     void updateToxic_unknownToxic_is404() {
-        Proxy proxy = target.createProxy(client, "updatemissing", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "updatemissing", SERVERS.echo().upstream());
 
         assertError(http.post("/proxies/" + proxy.getName() + "/toxics/nope", "{\"toxicity\":0.5}"),
                 404, "toxic not found");
@@ -178,7 +158,7 @@ final class ErrorShapeTest {
 
     @Test
     void deleteProxy_existingThenAgain_is204Then404() {
-        Proxy proxy = target.createProxy(client, "deleteraw", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "deleteraw", SERVERS.echo().upstream());
 
         assertThat(http.delete("/proxies/" + proxy.getName()).status()).isEqualTo(204);
         assertError(http.delete("/proxies/" + proxy.getName()), 404, "proxy not found");
@@ -194,9 +174,9 @@ final class ErrorShapeTest {
 
     @Test
     void populate_newThenSameThenChanged_keepsToxicsOnlyWhenUnchanged() throws IOException {
-        String name = target.uniqueName("populated");
+        String name = SERVERS.target().uniqueName("populated");
         String entry = "[{\"name\":\"" + name + "\",\"listen\":\"127.0.0.1:0\",\"upstream\":\""
-                + echo.upstream() + "\"}]";
+                + SERVERS.echo().upstream() + "\"}]";
         RawHttp.Response created = http.post("/populate", entry);
         assertThat(created.status()).isEqualTo(201);
         JsonArray proxies = created.json().getAsJsonObject().getAsJsonArray("proxies");
@@ -207,7 +187,7 @@ final class ErrorShapeTest {
         assertThat(same.status()).isEqualTo(201);
         assertThat(client.getProxy(name).toxics().getAll()).hasSize(1);
 
-        RawHttp.Response changed = http.post("/populate", entry.replace(echo.upstream(), "127.0.0.1:2"));
+        RawHttp.Response changed = http.post("/populate", entry.replace(SERVERS.echo().upstream(), "127.0.0.1:2"));
         assertThat(changed.status()).isEqualTo(201);
         assertThat(client.getProxy(name).toxics().getAll()).isEmpty();
         assertThat(client.getProxy(name).getUpstream()).isEqualTo("127.0.0.1:2");
@@ -215,14 +195,14 @@ final class ErrorShapeTest {
 
     @Test
     void populate_entryWithoutUpstream_is400NamingTheEntry() {
-        RawHttp.Response response = http.post("/populate", "[{\"name\":\"" + target.uniqueName("ok")
-                + "\",\"upstream\":\"x:1\"},{\"name\":\"" + target.uniqueName("bad") + "\"}]");
+        RawHttp.Response response = http.post("/populate", "[{\"name\":\"" + SERVERS.target().uniqueName("ok")
+                + "\",\"upstream\":\"x:1\"},{\"name\":\"" + SERVERS.target().uniqueName("bad") + "\"}]");
 
         assertError(response, 400, "missing required field: upstream at proxy 2");
     }
 
     private String hostHeader() {
-        return target.url().substring("http://".length());
+        return SERVERS.target().url().substring("http://".length());
     }
 
     private static void assertError(RawHttp.Response response, int status, String message) {

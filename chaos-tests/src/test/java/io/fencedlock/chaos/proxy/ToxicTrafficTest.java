@@ -15,10 +15,8 @@ import java.net.SocketException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The toxics' effect on real TCP traffic through the proxy to a loopback echo server. Lower
@@ -29,31 +27,13 @@ final class ToxicTrafficTest {
 
     private static final byte[] PING = "ping".getBytes();
 
-    private static ToxiproxyTarget target;
-    private static EchoServer echo;
-    private final ToxiproxyClient client = target.client();
+    @RegisterExtension static final ProxyServers SERVERS = new ProxyServers();
+    private final ToxiproxyClient client = SERVERS.target().client();
     private final Random random = new Random(42);
-
-    @BeforeAll
-    static void startServers() {
-        target = ToxiproxyTarget.start();
-        echo = EchoServer.start();
-    }
-
-    @AfterEach
-    void deleteProxies() {
-        target.cleanUp();
-    }
-
-    @AfterAll
-    static void stopServers() throws IOException {
-        target.close();
-        echo.close();
-    }
 
     @Test
     void latency_downstream100ms_delaysRoundTripByAtLeast100ms() throws IOException {
-        Proxy proxy = target.createProxy(client, "latency", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "latency", SERVERS.echo().upstream());
         proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 100);
 
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
@@ -66,7 +46,7 @@ final class ToxicTrafficTest {
 
     @Test
     void latency_addedThenRemovedOnLiveConnection_appliesThenStops() throws IOException {
-        Proxy proxy = target.createProxy(client, "livelatency", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "livelatency", SERVERS.echo().upstream());
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
             connection.roundTrip(PING);
             Latency latency = proxy.toxics().latency("lat", ToxicDirection.UPSTREAM, 300);
@@ -82,7 +62,7 @@ final class ToxicTrafficTest {
 
     @Test
     void toxicity_zero_toxicDoesNotRunOnNewConnections() throws IOException {
-        Proxy proxy = target.createProxy(client, "toxicity", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "toxicity", SERVERS.echo().upstream());
         proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 1_000).setToxicity(0f);
 
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
@@ -94,7 +74,7 @@ final class ToxicTrafficTest {
 
     @Test
     void timeout_downstream_dropsDataAndClosesAfterTimeout() throws IOException {
-        Proxy proxy = target.createProxy(client, "timeout", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "timeout", SERVERS.echo().upstream());
         proxy.toxics().timeout("to", ToxicDirection.DOWNSTREAM, 400);
 
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
@@ -110,7 +90,7 @@ final class ToxicTrafficTest {
 
     @Test
     void timeout_zero_dropsDataUntilRemovedThenCloses() throws IOException {
-        Proxy proxy = target.createProxy(client, "timeout0", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "timeout0", SERVERS.echo().upstream());
         Timeout timeout = proxy.toxics().timeout("to", ToxicDirection.DOWNSTREAM, 0);
 
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
@@ -125,8 +105,8 @@ final class ToxicTrafficTest {
 
     @Test
     void reset_timeoutToxicOnLiveConnection_closesIt() throws IOException {
-        ToxiproxyClient fresh = target.client();
-        Proxy proxy = target.createProxy(fresh, "resettimeout", echo.upstream());
+        ToxiproxyClient fresh = SERVERS.target().client();
+        Proxy proxy = SERVERS.target().createProxy(fresh, "resettimeout", SERVERS.echo().upstream());
         proxy.toxics().timeout("to", ToxicDirection.UPSTREAM, 0);
 
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
@@ -141,7 +121,7 @@ final class ToxicTrafficTest {
 
     @Test
     void resetPeer_upstreamPresentAtConnect_resetsClientConnection() throws IOException {
-        Proxy proxy = target.createProxy(client, "resetpeer", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "resetpeer", SERVERS.echo().upstream());
         proxy.toxics().resetPeer("rp", ToxicDirection.UPSTREAM, 0);
 
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
@@ -154,7 +134,7 @@ final class ToxicTrafficTest {
 
     @Test
     void resetPeer_withTimeout_waitsBeforeResetting() throws IOException {
-        Proxy proxy = target.createProxy(client, "resetpeerwait", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "resetpeerwait", SERVERS.echo().upstream());
         proxy.toxics().resetPeer("rp", ToxicDirection.UPSTREAM, 300);
 
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
@@ -168,7 +148,7 @@ final class ToxicTrafficTest {
 
     @Test
     void limitData_downstream_cutsExactlyAtLimitThenCloses() throws IOException {
-        Proxy proxy = target.createProxy(client, "limit", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "limit", SERVERS.echo().upstream());
         proxy.toxics().limitData("ld", ToxicDirection.DOWNSTREAM, 10);
         byte[] payload = randomBytes(100);
 
@@ -181,7 +161,7 @@ final class ToxicTrafficTest {
 
     @Test
     void bandwidth_10KBps_paces3000BytesOverAbout300ms() throws IOException {
-        Proxy proxy = target.createProxy(client, "bandwidth", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "bandwidth", SERVERS.echo().upstream());
         proxy.toxics().bandwidth("bw", ToxicDirection.DOWNSTREAM, 10);
         byte[] payload = randomBytes(3_000);
 
@@ -197,7 +177,7 @@ final class ToxicTrafficTest {
 
     @Test
     void slicer_smallPiecesWithDelay_deliversAllBytesIntact() throws IOException {
-        Proxy proxy = target.createProxy(client, "slicer", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "slicer", SERVERS.echo().upstream());
         proxy.toxics().slicer("sl", ToxicDirection.DOWNSTREAM, 64, 20).setSizeVariation(16);
         proxy.toxics().slicer("sl-up", ToxicDirection.UPSTREAM, 1_000, 0);
         byte[] payload = randomBytes(20_000);
@@ -209,7 +189,7 @@ final class ToxicTrafficTest {
 
     @Test
     void slowClose_downstream_delaysCloseAfterUpstreamEnds() throws IOException {
-        Proxy proxy = target.createProxy(client, "slowclose", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "slowclose", SERVERS.echo().upstream());
         proxy.toxics().slowClose("sc", ToxicDirection.DOWNSTREAM, 400);
 
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
@@ -226,7 +206,7 @@ final class ToxicTrafficTest {
 
     @Test
     void disable_liveConnection_closesItAndRefusesNewOnesUntilEnabled() throws IOException {
-        Proxy proxy = target.createProxy(client, "disable", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "disable", SERVERS.echo().upstream());
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
             assertThat(connection.roundTrip(PING)).isEqualTo(PING);
 
@@ -243,7 +223,7 @@ final class ToxicTrafficTest {
 
     @Test
     void connect_upstreamRefuses_closesClientAtOnce() throws IOException {
-        Proxy proxy = target.createProxy(client, "deadupstream", "127.0.0.1:1");
+        Proxy proxy = SERVERS.target().createProxy(client, "deadupstream", "127.0.0.1:1");
 
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
             assertClosedByPeer(connection);
@@ -252,15 +232,15 @@ final class ToxicTrafficTest {
 
     @Test
     void delete_liveConnection_closesItAndUpstreamSide() throws IOException {
-        Proxy proxy = target.createProxy(client, "deletelive", echo.upstream());
+        Proxy proxy = SERVERS.target().createProxy(client, "deletelive", SERVERS.echo().upstream());
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
             assertThat(connection.roundTrip(PING)).isEqualTo(PING);
-            int openBefore = echo.openConnections();
+            int openBefore = SERVERS.echo().openConnections();
 
             proxy.delete();
 
             assertClosedByPeer(connection);
-            await().atMost(Timing.await()).until(() -> echo.openConnections() < openBefore);
+            await().atMost(Timing.await()).until(() -> SERVERS.echo().openConnections() < openBefore);
         }
     }
 
