@@ -56,6 +56,38 @@ final class ReleaseNotificationIT {
   }
 
   @Test
+  void acquire_releaseReachesAMinorityFirst_wakesOnceAQuorumHasReleased(TestInfo test) throws Exception {
+    String resource = "notify:" + test.getDisplayName();
+    // The pause must outlast the node timeout, so that a retry sent to the paused nodes fails;
+    // the timeout must be long enough that the retry after the wake-up does not fail on a
+    // loaded machine, since nothing but the (endless) retry delay would wake it again.
+    Duration nodeTimeout = Timing.scaled(Duration.ofSeconds(1));
+    try (Redlock patient = Redlock.create(RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(nodeTimeout)
+        .retryDelay(NEVER_IN_THIS_TEST).retryJitter(Duration.ZERO).build())) {
+      Lease holder = patient.acquire(resource, TTL, Timing.RETRY_WAIT);
+      CompletableFuture<Lease> waiter =
+          patient.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+      await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 5);
+      nodes.node(2).pause();
+      nodes.node(3).pause();
+      nodes.node(4).pause();
+      holder.releaseAsync(); // deleted and announced at once on nodes 0 and 1 only
+
+      // Woken by the first announcement, a retry would fail on the paused majority and then
+      // sleep until its retry delay, deaf to the same release's later copies.
+      Thread.sleep(nodeTimeout.multipliedBy(2).toMillis()); // the fault's duration, not a sync
+      assertThat(waiter).isNotDone();
+      nodes.node(2).resume();
+      nodes.node(3).resume();
+      nodes.node(4).resume();
+
+      Lease granted = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(granted.fencingToken()).isGreaterThan(holder.fencingToken());
+      granted.release();
+    }
+  }
+
+  @Test
   void acquire_releasedWhileSubscribing_stillGranted(TestInfo test) throws Exception {
     String resource = "notify:" + test.getDisplayName();
     Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
