@@ -60,8 +60,9 @@ public final class DefaultRedlock implements Redlock {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      // Not all nodes answered: then nothing is initialized, and acquires report those nodes.
-      log.debug("initialization check did not complete", e);
+      // A start-up check (settings audit, new-deployment probe) did not finish: the nodes that
+      // did not answer are reported by acquires, and nothing is initialized without them.
+      log.debug("a start-up check did not complete", e);
     }
   }
 
