@@ -62,7 +62,10 @@ public interface Lease extends AutoCloseable {
   /**
    * Deletes the lock key on every node where it still holds this lease's owner id
    * (compare-and-delete: another owner's key is never touched; fence counters are kept).
-   * Idempotent; waits at most about one node timeout.
+   * Returns as soon as a quorum of nodes has deleted it, so another client can take the lock
+   * from then on; the deletes on the remaining nodes finish in the background, and {@link
+   * Redlock#close()} waits for them. Idempotent; waits at most about two node timeouts (one
+   * for a slow node's acquire to settle, one for its delete).
    *
    * @return true if the lease was still valid when released, so the work done under it ended
    *     inside its validity; false if it had run out or was already released

@@ -101,7 +101,11 @@ public interface Redlock extends AutoCloseable {
   /** The configuration this client was created with. */
   RedlockConfig config();
 
-  /** Closes every connection and thread this client owns. Idempotent. */
+  /**
+   * Closes every connection and thread this client owns, after the deletes of recent releases
+   * still on their way to slower nodes have finished (at most about two node timeouts), so
+   * closing does not leave lock keys behind. Idempotent.
+   */
   @Override
   void close();
 }

@@ -5,9 +5,13 @@ import static org.awaitility.Awaitility.await;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Helpers over a {@link RedisNodes} fixture shared by the integration tests. */
 final class Cluster {
+  private static final Pattern EVALSHA_CALLS = Pattern.compile("cmdstat_evalsha:calls=(\\d+)");
+
   private Cluster() {}
 
   /** A config builder for these nodes with the test timing; nothing else set. */
@@ -44,6 +48,15 @@ final class Cluster {
   /** How many nodes store {@code value} under {@code key}. */
   static long holdingValue(RedisNodes nodes, String key, String value) {
     return nodes.nodes().stream().filter(RedisNode::isRunning).filter(n -> value.equals(n.command("GET", key))).count();
+  }
+
+  /**
+   * How many EVALSHA commands a node has run since it started: one per script call, so
+   * counting them counts a client's round trips to that node.
+   */
+  static long evalshaCalls(RedisNode node) {
+    Matcher m = EVALSHA_CALLS.matcher((String) node.command("INFO", "commandstats"));
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 
   static void awaitNoKey(RedisNodes nodes, String key) {

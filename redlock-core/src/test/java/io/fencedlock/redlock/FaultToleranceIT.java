@@ -161,6 +161,26 @@ final class FaultToleranceIT {
   }
 
   @Test
+  void close_rightAfterRelease_waitsForThePausedNodesDelete() {
+    Redlock redlock = Redlock.create(Cluster.config(nodes).build());
+    redlock.acquire(resource + ":warmup", TTL, Timing.RETRY_WAIT).release(); // scripts loaded everywhere
+    long before = Cluster.evalshaCalls(nodes.node(4));
+    nodes.node(4).pause();
+
+    // Node 4's SET is queued in its socket. The release returns once nodes 0-3 deleted; node
+    // 4's delete goes out only after its SET times out, and close() must wait for that.
+    Lease lease = redlock.acquire(resource, Duration.ofSeconds(60), Duration.ZERO);
+    lease.release();
+    redlock.close();
+    nodes.node(4).resume();
+
+    // Node 4 runs its whole queue in one go, so once the SET has run, so has any DEL sent.
+    await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(nodes.node(4)) > before);
+    assertThat(nodes.node(4).command("EXISTS", resource)).as("no key left behind on the slow node").isEqualTo(0L);
+    assertThat(Cluster.evalshaCalls(nodes.node(4))).as("acquire and release").isEqualTo(before + 2);
+  }
+
+  @Test
   void acquire_twoNodesPaused_succeedsWithoutWaitingForThem() {
     try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
       redlock.acquire(resource + ":warmup", TTL, Timing.RETRY_WAIT).release();

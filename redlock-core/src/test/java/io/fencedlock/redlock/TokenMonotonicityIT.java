@@ -19,11 +19,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
- * Thousands of acquisitions by concurrent threads while a minority of nodes is killed and
- * restarted (with appendfsync always): tokens stay unique and respect real-time order.
+ * Thousands of acquisitions by concurrent threads of two clients while a minority of nodes is
+ * killed and restarted (with appendfsync always): tokens stay unique and respect real-time
+ * order. With two clients, each one's token prediction is often stale (the other acquired in
+ * between), so both the one-round-trip path and the two-phase fallback run, interleaved.
  */
 final class TokenMonotonicityIT {
   private static final int THREADS = 4;
+  private static final int CLIENTS = 2;
   private static final int ACQUISITIONS = 2_000;
 
   /** One successful acquisition, with monotonic timestamps around it. */
@@ -32,12 +35,15 @@ final class TokenMonotonicityIT {
   @Test
   void tokens_concurrentAcquiresWhileMinorityCrashes_areUniqueAndOrdered() throws Exception {
     try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
-        Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+        Redlock first = Redlock.create(Cluster.config(nodes).build());
+        Redlock second = Redlock.create(Cluster.config(nodes).build())) {
+      List<Redlock> clients = List.of(first, second);
       List<Hold> holds = Collections.synchronizedList(new ArrayList<>());
       AtomicBoolean done = new AtomicBoolean();
       ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
       List<Future<?>> workers = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
+        Redlock redlock = clients.get(t % CLIENTS);
         workers.add(pool.submit(() -> {
           long giveUp = System.nanoTime() + Timing.scaled(Duration.ofMinutes(2)).toNanos();
           while (holds.size() < ACQUISITIONS && System.nanoTime() < giveUp) {
@@ -58,8 +64,8 @@ final class TokenMonotonicityIT {
 
       assertThat(crashes.get()).as("node crashes during the run").isGreaterThan(2);
       assertUniqueAndOrdered(holds);
-      System.out.printf("TokenMonotonicityIT: %d acquisitions by %d threads, %d minority crashes, "
-          + "tokens unique and in real-time order%n", holds.size(), THREADS, crashes.get());
+      System.out.printf("TokenMonotonicityIT: %d acquisitions by %d threads of %d clients, %d minority "
+          + "crashes, tokens unique and in real-time order%n", holds.size(), THREADS, CLIENTS, crashes.get());
       pool.shutdown();
     }
   }

@@ -6,12 +6,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * One attempt to acquire a lease: phase 1 (lock and read the fence counters), phase 2 (write
  * the token back where the lock is still ours), then the validity check. Any failure releases
- * the lock on every node before the attempt reports it. Stateless apart from its inputs;
- * thread-safe.
+ * the lock on every node before the attempt reports it. Thread-safe.
+ *
+ * <p>When this client has seen the resource's counter before ({@link TokenHints}), phase 1
+ * also proposes the next token, and each node writes it if it is above the node's counter.
+ * If a quorum of the granting nodes wrote it, that token is the lease's and phase 2 is
+ * skipped: the same write phase 2 would make, made in the same critical section as the read,
+ * so one round trip instead of two (docs/analysis.md, section 2).
  */
 final class AcquireAttempt {
 
@@ -32,6 +38,10 @@ final class AcquireAttempt {
   private final String fenceKey;
   private final String owner;
   private final long start;
+  /** The token phase 1 proposes, or 0 for none. */
+  private final long predicted;
+  /** Per node, 1 once its phase-1 reply said it wrote {@link #predicted}. */
+  private final AtomicIntegerArray wrotePrediction;
   /** Per node, completes once its phase-1 request has been answered or has timed out. */
   private List<CompletableFuture<NodeReply>> phase1Settled = List.of();
 
@@ -43,6 +53,9 @@ final class AcquireAttempt {
     this.fenceKey = ctx.keys().fenceKey(resource);
     this.owner = ctx.owners().next();
     this.start = ctx.ticker().read();
+    long guess = ctx.config().fencing() ? ctx.hints().predict(resource) : 0;
+    this.predicted = guess <= MAX_TOKEN ? guess : 0;
+    this.wrotePrediction = new AtomicIntegerArray(ctx.nodes().size());
   }
 
   /** Runs one attempt; the future never fails. */
@@ -62,11 +75,17 @@ final class AcquireAttempt {
     return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
         .thenCompose(
             round -> {
+              if (fenced) {
+                learnCounters(round.replies());
+              }
               if (!round.reached()) {
                 return fail("no quorum granted the lock", round.replies())
                     .thenCompose(failed -> mayInitialize && fenced ? retryIfNew(calls, failed) : done(failed));
               }
-              return fenced ? phase2(round) : finish(-1, round.replies());
+              if (!fenced) {
+                return finish(-1, round.replies());
+              }
+              return predictionWritten(round) ? finish(predicted, round.replies()) : phase2(round);
             });
   }
 
@@ -78,6 +97,18 @@ final class AcquireAttempt {
     return ctx.membership()
         .initializeIfAllNew(calls)
         .thenCompose(initialized -> initialized ? phase1(false) : done(failed));
+  }
+
+  /** Whether every granting node of the (quorum-sized) grant set wrote the predicted token. */
+  private boolean predictionWritten(QuorumRound.Result round) {
+    List<NodeReply> granted = round.granted();
+    return predicted > 0
+        && granted.size() >= ctx.nodes().quorum()
+        && granted.stream().allMatch(reply -> wrotePrediction.get(reply.node()) == 1);
+  }
+
+  private void learnCounters(List<NodeReply> replies) {
+    replies.stream().mapToLong(NodeReply::value).max().ifPresent(max -> ctx.hints().observe(resource, max));
   }
 
   private CompletableFuture<Result> phase2(QuorumRound.Result round1) {
@@ -104,6 +135,9 @@ final class AcquireAttempt {
     if (ctx.ticker().read() >= deadline) {
       return fail("acquiring took longer than the lease's validity", replies);
     }
+    if (token > 0) {
+      ctx.hints().observe(resource, token);
+    }
     return done(new Acquired(new DefaultLease(ctx, resource, owner, token, deadline, phase1Settled)));
   }
 
@@ -113,8 +147,8 @@ final class AcquireAttempt {
    * node timeout.
    */
   private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
-    return ctx.nodes().releaseEverywhere(lockKey, owner, phase1Settled, false)
-        .thenApply(released -> new Failed(reason, replies));
+    return ctx.nodes().undoEverywhere(lockKey, owner, phase1Settled)
+        .thenApply(undone -> new Failed(reason, replies));
   }
 
   private static CompletableFuture<Result> done(Result result) {
@@ -128,20 +162,26 @@ final class AcquireAttempt {
         n -> n.<List<Object>>script(
             LuaScript.ACQUIRE,
             ScriptOutputType.MULTI,
-            new String[] {lockKey, fenceKey, KeySpace.NODE_MARKER},
+            new String[] {lockKey, fenceKey, KeySpace.NODE_MARKER, KeySpace.NODE_HIGH_WATER},
             owner,
             Long.toString(ttl.toMillis()),
-            check),
+            check,
+            Long.toString(predicted)),
         reply -> phase1Reply(node, reply));
   }
 
-  static NodeReply phase1Reply(int node, List<Object> reply) {
+  /** Parses acquire.lua's {status, value, written}; granted and refused replies carry the counter. */
+  private NodeReply phase1Reply(int node, List<Object> reply) {
     long status = (Long) reply.get(0);
     if (status == 1) {
+      if ((Long) reply.get(2) == 1L) {
+        wrotePrediction.set(node, 1);
+      }
       return NodeReply.granted(node, Long.parseLong(reply.get(1).toString()));
     }
     if (status == 0) {
-      return NodeReply.of(node, NodeStatus.REFUSED, "held by another owner for " + reply.get(1) + " ms");
+      return new NodeReply(node, NodeStatus.REFUSED, Long.parseLong(reply.get(2).toString()),
+          "held by another owner for " + reply.get(1) + " ms", null);
     }
     if (status == -1) {
       return NodeReply.of(node, NodeStatus.UNINITIALIZED, "no initialization marker: restarted without its data");

@@ -136,8 +136,8 @@ final class DefaultLease implements Lease {
       }
     } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true)));
     boolean wasValid = ctx.ticker().read() < current.deadlineNanos;
-    return ctx.nodes().releaseEverywhere(lockKey, owner, acquireSettled, true)
-        .thenApply(deleted -> wasValid)
+    return ctx.nodes().releaseLease(lockKey, owner, acquireSettled)
+        .thenApply(released -> wasValid)
         .minimalCompletionStage();
   }
 

@@ -42,7 +42,8 @@ public final class DefaultRedlock implements Redlock {
     if (config.fencing() && config.nodeInitCheck()) {
       awaitQuietly(membership.initializeIfNew(), config.connectTimeout());
     }
-    LockContext ctx = new LockContext(config, nodes, new KeySpace(config.keyPrefix()), new OwnerIds(), membership);
+    LockContext ctx = new LockContext(config, nodes, new KeySpace(config.keyPrefix()), new OwnerIds(), membership,
+        new TokenHints(TokenHints.DEFAULT_CAPACITY));
     ScheduledThreadPoolExecutor retries = new ScheduledThreadPoolExecutor(1, runnable -> {
       Thread thread = new Thread(runnable, "redlock-retry");
       thread.setDaemon(true);

@@ -5,7 +5,8 @@ import io.fencedlock.redlock.Ticker;
 
 /** What attempts and leases of one {@link DefaultRedlock} share. Immutable; thread-safe. */
 record LockContext(
-    RedlockConfig config, Nodes nodes, KeySpace keys, OwnerIds owners, NodeMembership membership) {
+    RedlockConfig config, Nodes nodes, KeySpace keys, OwnerIds owners, NodeMembership membership,
+    TokenHints hints) {
 
   Ticker ticker() {
     return config.ticker();

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param node the node's index in the configuration
  * @param status the classification
- * @param value the parsed payload of a GRANTED reply (a fence counter, for example), or 0
+ * @param value the parsed payload (a fence counter, for example), or 0
  * @param detail a human-readable detail for diagnostics
  * @param error the failure behind an ERROR or TIMED_OUT status, if any
  */

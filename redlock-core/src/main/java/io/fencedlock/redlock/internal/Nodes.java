@@ -10,6 +10,8 @@ import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -21,17 +23,22 @@ import java.util.stream.IntStream;
  * release-everywhere step, and per-node diagnostics. Thread-safe.
  */
 final class Nodes implements AutoCloseable {
+  private static final long STRAGGLER_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
   private final List<NodeClient> clients;
   private final ClientResources resources;
   private final Replies replies;
   private final int quorum;
+  private final Duration nodeTimeout;
+  /** Releases whose slower nodes have not answered yet; {@link #close()} waits for them. */
+  private final Set<CompletableFuture<Void>> stragglers = ConcurrentHashMap.newKeySet();
 
   private Nodes(List<NodeClient> clients, ClientResources resources, Duration nodeTimeout, int quorum) {
     this.clients = clients;
     this.resources = resources;
     this.replies = new Replies(nodeTimeout);
     this.quorum = quorum;
+    this.nodeTimeout = nodeTimeout;
   }
 
   static Nodes open(RedlockConfig config) {
@@ -83,32 +90,53 @@ final class Nodes implements AutoCloseable {
   }
 
   /**
-   * Compare-and-deletes {@code lockKey} on every node, including nodes that did not answer
-   * before: a grant may have happened whose reply was lost. A node's delete is sent only once
-   * that node's acquire request has settled ({@code settledPerNode}, indexed by node), so it can
-   * never overtake the SET it must undo, while the other nodes need not wait for a slow one.
-   * With {@code announce}, each delete is published on the key's {@link ReleaseChannel}.
-   * Completes when every node has answered or timed out; never fails.
-   *
-   * @return how many nodes deleted a key of ours
+   * Undoes a failed acquire: compare-and-deletes {@code lockKey} on every node (see {@link
+   * #deleteEverywhere}) and completes when every node has answered or timed out, so the
+   * attempt leaves nothing behind when it reports its failure. Never fails.
    */
-  CompletableFuture<Integer> releaseEverywhere(String lockKey, String owner,
-      List<? extends CompletableFuture<?>> settledPerNode, boolean announce) {
-    // Only a lease's release is a handoff worth announcing. A failed attempt's cleanup is not:
-    // announced, it would wake the other waiters at once, whose own cleanups would wake this
-    // one, and contending clients would retry in a tight loop while a majority is down.
-    String[] args = announce ? new String[] {owner, ReleaseChannel.of(lockKey)} : new String[] {owner};
-    List<CompletableFuture<NodeReply>> calls =
-        fanOut(
-            all(),
-            i ->
-                settledPerNode.get(i).handle((ignored, failure) -> i).thenCompose(node ->
-                    call(
-                        node,
-                        n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args),
-                        deleted -> deleted == 1L ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"))));
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-        .thenApply(ignored -> (int) calls.stream().filter(c -> c.join().isGranted()).count());
+  CompletableFuture<Void> undoEverywhere(String lockKey, String owner,
+      List<? extends CompletableFuture<?>> settledPerNode) {
+    // A failed attempt's cleanup is not announced: announced, it would wake the other waiters
+    // at once, whose own cleanups would wake this one, and contending clients would retry in a
+    // tight loop while a majority is down.
+    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, new String[] {owner}, settledPerNode);
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+  }
+
+  /**
+   * Releases a lease: compare-and-deletes {@code lockKey} on every node (see {@link
+   * #deleteEverywhere}), announcing each delete on the key's {@link ReleaseChannel}, and
+   * completes as soon as a quorum has deleted it (from then on another client can acquire),
+   * or once that has become impossible. The other deletes go on in the background, and
+   * {@link #close()} waits for them. Never fails.
+   */
+  CompletableFuture<Void> releaseLease(String lockKey, String owner,
+      List<? extends CompletableFuture<?>> settledPerNode) {
+    String[] args = {owner, ReleaseChannel.of(lockKey)};
+    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode);
+    CompletableFuture<Void> all = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+    stragglers.add(all);
+    all.whenComplete((ignored, failure) -> stragglers.remove(all));
+    return QuorumRound.decide(all(), calls, quorum).thenApply(round -> null);
+  }
+
+  /**
+   * Sends release.lua to every node, including nodes that did not answer the acquire: a grant
+   * may have happened whose reply was lost. A node's delete is sent only once that node's
+   * acquire request has settled ({@code settledPerNode}, indexed by node), so it can never
+   * overtake the SET it must undo, while the other nodes need not wait for a slow one. A reply
+   * is GRANTED where a key of ours was deleted.
+   */
+  private List<CompletableFuture<NodeReply>> deleteEverywhere(String lockKey, String[] args,
+      List<? extends CompletableFuture<?>> settledPerNode) {
+    return fanOut(
+        all(),
+        i ->
+            settledPerNode.get(i).handle((ignored, failure) -> i).thenCompose(node ->
+                call(
+                    node,
+                    n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args),
+                    deleted -> deleted == 1L ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"))));
   }
 
   /** Per-node outcomes in configuration order; nodes without a reply are PENDING. */
@@ -140,8 +168,13 @@ final class Nodes implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits for the releases still in flight (each is bounded: its acquire's timeout, then its
+   * own), then closes every connection.
+   */
   @Override
   public void close() {
+    awaitStragglers();
     RuntimeException failure = null;
     for (NodeClient client : clients) {
       try {
@@ -157,6 +190,19 @@ final class Nodes implements AutoCloseable {
     resources.shutdown(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  private void awaitStragglers() {
+    CompletableFuture<?>[] pending = stragglers.toArray(CompletableFuture[]::new);
+    try {
+      // A release waits at most one node timeout for its acquire to settle, then one for itself.
+      CompletableFuture.allOf(pending).get(2 * nodeTimeout.toNanos() + STRAGGLER_MARGIN_NANOS, TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+      // Cannot happen with bounded, infallible calls; closing anyway only loses a delete whose
+      // key still expires with its TTL.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

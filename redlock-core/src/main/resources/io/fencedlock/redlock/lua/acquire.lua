@@ -1,26 +1,38 @@
--- Phase 1 of a fenced acquire: take the lock and read the fence counter, atomically.
+-- Phase 1 of a fenced acquire: take the lock and read the fence counter, atomically; and, when
+-- the client predicts the token, write it in the same step (the one-round-trip path).
 --
 -- KEYS[1]  lock key L         (value: owner id, expires after ARGV[2] ms)
 -- KEYS[2]  fence key F        (decimal integer, no TTL; shares L's cluster slot)
 -- KEYS[3]  node marker        (decimal epoch; present iff this node's memory is intact)
+-- KEYS[4]  node high-water mark (the largest token ever written on this node)
 -- ARGV[1]  owner id           (128 random bits, hex)
 -- ARGV[2]  ttl in ms
 -- ARGV[3]  "1" to refuse when the marker is missing, "0" to skip that check (unsafe; experiments only)
+-- ARGV[4]  a predicted token T (decimal integer below 2^53), or "0" for none
 --
--- Returns a two-element array {status, value}:
---   { 1, F }      granted; F is the fence counter as a decimal string, or the marker's
---                 epoch when F does not exist yet (the floor for new counters), or "0"
---   { 0, pttl }   refused: L is held by someone else; pttl is its remaining ms (integer)
---   {-1, 0 }      this node has no marker: it lost its memory and must not take part
+-- The counter read below is F, or the marker's epoch when F does not exist yet (the floor for
+-- new counters), or "0". A prediction is written only if it is above that counter, and only
+-- while the lock is ours: exactly what phase 2 would do with a token chosen above it.
+--
+-- Returns a three-element array {status, value, written}:
+--   { 1, counter, 0 }  granted; the counter as a decimal string; nothing written
+--   { 1, T, 1 }        granted, and F and the high-water mark were raised to the predicted T
+--   { 0, pttl, counter } refused: L is held by someone else for pttl more ms (integer)
+--   {-1, 0, 0 }        this node has no marker: it lost its memory and must not take part
 local epoch = redis.call('GET', KEYS[3])
 if ARGV[3] == '1' and not epoch then
-  return { -1, 0 }
+  return { -1, 0, 0 }
 end
+local fence = redis.call('GET', KEYS[2]) or epoch or '0'
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return { 0, redis.call('PTTL', KEYS[1]) }
+  return { 0, redis.call('PTTL', KEYS[1]), fence }
 end
-local fence = redis.call('GET', KEYS[2])
-if not fence then
-  fence = epoch or '0'
+local predicted = tonumber(ARGV[4])
+if predicted <= tonumber(fence) then
+  return { 1, fence, 0 }
 end
-return { 1, fence }
+redis.call('SET', KEYS[2], ARGV[4])
+if predicted > tonumber(redis.call('GET', KEYS[4]) or '0') then
+  redis.call('SET', KEYS[4], ARGV[4])
+end
+return { 1, ARGV[4], 1 }

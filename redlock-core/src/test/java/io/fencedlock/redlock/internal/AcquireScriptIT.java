@@ -1,0 +1,106 @@
+package io.fencedlock.redlock.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fencedlock.testkit.RedisNode;
+import io.fencedlock.testkit.RedisNodes;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** acquire.lua on a real Redis: what it returns and what it writes, case by case. */
+final class AcquireScriptIT {
+  private static final String LOCK = "script:lock";
+  private static final String FENCE = "{script:lock}:fence";
+  private static RedisNodes nodes;
+  private static RedisNode redis;
+
+  @BeforeAll
+  static void start() {
+    nodes = RedisNodes.start(1);
+    redis = nodes.node(0);
+  }
+
+  @AfterAll
+  static void stop() {
+    nodes.close();
+  }
+
+  @BeforeEach
+  void empty() {
+    redis.command("FLUSHALL");
+    redis.command("SET", KeySpace.NODE_MARKER, "5000");
+    redis.command("SET", KeySpace.NODE_HIGH_WATER, "5000");
+  }
+
+  @Test
+  void noPrediction_newCounter_grantsAndReturnsTheEpochWithoutWriting() {
+    assertThat(acquire("owner-a", "0")).containsExactly(1L, "5000", 0L);
+
+    assertThat(redis.command("GET", LOCK)).isEqualTo("owner-a");
+    assertThat(redis.command("EXISTS", FENCE)).isEqualTo(0L);
+  }
+
+  @Test
+  void predictionAboveCounter_writesItToTheCounterAndHighWaterMark() {
+    redis.command("SET", FENCE, "5007");
+
+    assertThat(acquire("owner-a", "5008")).containsExactly(1L, "5008", 1L);
+
+    assertThat(redis.command("GET", FENCE)).isEqualTo("5008");
+    assertThat(redis.command("GET", KeySpace.NODE_HIGH_WATER)).isEqualTo("5008");
+  }
+
+  @Test
+  void predictionAboveCounter_belowHighWaterMark_keepsTheHigherMark() {
+    redis.command("SET", KeySpace.NODE_HIGH_WATER, "9000");
+
+    assertThat(acquire("owner-a", "5001")).containsExactly(1L, "5001", 1L);
+
+    assertThat(redis.command("GET", KeySpace.NODE_HIGH_WATER)).isEqualTo("9000");
+  }
+
+  @Test
+  void predictionNotAboveCounter_grantsTheLockButWritesNothing() {
+    redis.command("SET", FENCE, "5008");
+
+    assertThat(acquire("owner-a", "5008")).containsExactly(1L, "5008", 0L);
+    redis.command("DEL", LOCK);
+    assertThat(acquire("owner-b", "5003")).containsExactly(1L, "5008", 0L);
+
+    assertThat(redis.command("GET", FENCE)).isEqualTo("5008");
+    assertThat(redis.command("GET", LOCK)).isEqualTo("owner-b");
+  }
+
+  @Test
+  void heldByAnother_refusesWithTtlAndCounter_andWritesNothing() {
+    redis.command("SET", FENCE, "5010");
+    redis.command("SET", LOCK, "owner-a", "PX", "60000");
+
+    List<Object> reply = acquire("owner-b", "9999");
+
+    assertThat(reply.get(0)).isEqualTo(0L);
+    assertThat((Long) reply.get(1)).isPositive().isLessThanOrEqualTo(60_000L);
+    assertThat(reply.get(2)).isEqualTo("5010");
+    assertThat(redis.command("GET", FENCE)).isEqualTo("5010");
+    assertThat(redis.command("GET", LOCK)).isEqualTo("owner-a");
+  }
+
+  @Test
+  void markerMissing_refusesAsUninitialized_andWritesNothing() {
+    redis.command("DEL", KeySpace.NODE_MARKER);
+
+    assertThat(acquire("owner-a", "5008")).containsExactly(-1L, 0L, 0L);
+
+    assertThat(redis.command("EXISTS", LOCK)).isEqualTo(0L);
+    assertThat(redis.command("EXISTS", FENCE)).isEqualTo(0L);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Object> acquire(String owner, String predicted) {
+    return (List<Object>) redis.command("EVAL", LuaScript.ACQUIRE.source(), "4",
+        LOCK, FENCE, KeySpace.NODE_MARKER, KeySpace.NODE_HIGH_WATER, owner, "60000", "1", predicted);
+  }
+}
