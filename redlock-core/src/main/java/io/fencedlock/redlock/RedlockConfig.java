@@ -44,6 +44,7 @@ public final class RedlockConfig {
   private final String keyPrefix;
   private final boolean fencing;
   private final boolean nodeInitCheck;
+  private final boolean tokenPrediction;
   private final Ticker ticker;
 
   private RedlockConfig(Builder b) {
@@ -58,6 +59,7 @@ public final class RedlockConfig {
     this.keyPrefix = b.keyPrefix;
     this.fencing = b.fencing;
     this.nodeInitCheck = b.nodeInitCheck;
+    this.tokenPrediction = b.tokenPrediction;
     this.ticker = b.ticker;
   }
 
@@ -108,7 +110,7 @@ public final class RedlockConfig {
     return keyPrefix;
   }
 
-  /** Whether leases carry fencing tokens (two round trips) or not (one, wire-compatible). */
+  /** Whether leases carry fencing tokens or not (plain SET NX PX, wire-compatible). */
   public boolean fencing() {
     return fencing;
   }
@@ -116,6 +118,11 @@ public final class RedlockConfig {
   /** Whether nodes without an initialization marker are excluded (always true in production). */
   public boolean nodeInitCheck() {
     return nodeInitCheck;
+  }
+
+  /** Whether a fenced acquire proposes its token in phase 1 when it can predict it. */
+  public boolean tokenPrediction() {
+    return tokenPrediction;
   }
 
   public Ticker ticker() {
@@ -135,6 +142,7 @@ public final class RedlockConfig {
     private String keyPrefix = "";
     private boolean fencing = true;
     private boolean nodeInitCheck = true;
+    private boolean tokenPrediction = true;
     private Ticker ticker = Ticker.system();
     private final Set<String> alreadySet = new HashSet<>();
 
@@ -267,8 +275,9 @@ public final class RedlockConfig {
     }
 
     /**
-     * Whether leases carry fencing tokens. On (the default), an acquire takes two round trips
-     * and every lease has a token that strictly increases per resource. Off, an acquire is one
+     * Whether leases carry fencing tokens. On (the default), every lease has a token that
+     * strictly increases per resource; an acquire takes one round trip when this client can
+     * predict the token (see {@link #tokenPrediction}) and two otherwise. Off, an acquire is one
      * round of plain {@code SET key value NX PX ttl}, wire-compatible with other Redlock
      * clients, and leases have no token.
      */
@@ -286,6 +295,20 @@ public final class RedlockConfig {
     public Builder nodeInitCheck(boolean enabled) {
       once("nodeInitCheck");
       this.nodeInitCheck = enabled;
+      return this;
+    }
+
+    /**
+     * Whether a fenced acquire proposes its token in phase 1: one above the highest counter
+     * this client has seen for the resource (in its own leases, and in what nodes answered to
+     * its earlier attempts). Nodes write a proposal only where it is above their counter and
+     * the lock is taken in the same step; if a quorum did, the acquire is done in one round
+     * trip, else it runs phase 2 as usual. On by default; off, every fenced acquire takes two
+     * round trips (for comparisons and experiments). Tokens are unique and ordered either way.
+     */
+    public Builder tokenPrediction(boolean enabled) {
+      once("tokenPrediction");
+      this.tokenPrediction = enabled;
       return this;
     }
 

@@ -21,6 +21,7 @@ final class RedlockConfigTest {
     assertThat(config.keyPrefix()).isEmpty();
     assertThat(config.fencing()).isTrue();
     assertThat(config.nodeInitCheck()).isTrue();
+    assertThat(config.tokenPrediction()).isTrue();
     assertThat(config.driftFactor()).isEqualTo(0.01);
     assertThat(config.nodeTimeout()).isEqualTo(Duration.ofMillis(50));
   }

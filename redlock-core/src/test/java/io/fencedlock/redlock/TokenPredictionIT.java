@@ -92,6 +92,17 @@ final class TokenPredictionIT {
   }
 
   @Test
+  void predictionSwitchedOff_everyAcquireRunsPhase2() {
+    try (Redlock twoPhase = Redlock.create(Cluster.config(nodes).tokenPrediction(false).build())) {
+      long first = cycle(twoPhase).token();
+      Cycle again = cycle(twoPhase);
+
+      assertThat(again.scriptCalls()).isGreaterThanOrEqualTo(FAST_PATH_CALLS + 3);
+      assertThat(again.token()).isEqualTo(first + 1);
+    }
+  }
+
+  @Test
   void unfencedClient_proposesNothing_andSendsNoScriptToAcquire() {
     try (Redlock plain = Redlock.create(Cluster.config(nodes).fencing(false).build())) {
       cycle(plain);

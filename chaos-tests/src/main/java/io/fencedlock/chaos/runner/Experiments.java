@@ -38,8 +38,8 @@ public final class Experiments {
       allOf(progress(), tokens(), fencedSafe()));
 
   public static final Experiment AMNESIA_UNSAFE = new Experiment("amnesia-unsafe",
-      "negative control: a majority restarts without persistence and rejoins at once, init-marker check off: token violations are found",
-      FaultMix.AMNESIA, 1, STANDARD.withNodeInitCheck(false), 5, Persistence.AOF_ALWAYS,
+      "negative control: a majority restarts without persistence and rejoins at once, init-marker check and token prediction off: token violations are found",
+      FaultMix.AMNESIA, 1, STANDARD.unprotectedFromAmnesia(), 5, Persistence.AOF_ALWAYS,
       allOf(progress(), tokenViolationsFound()));
 
   public static final Experiment AMNESIA_SAFE = new Experiment("amnesia-safe",

@@ -55,6 +55,7 @@ public final class Workload implements AutoCloseable {
           .retryDelay(Duration.ofMillis(50))
           .retryJitter(Duration.ofMillis(50))
           .nodeInitCheck(spec.nodeInitCheck())
+          .tokenPrediction(spec.tokenPrediction())
           .build();
       Redlock redlock = Redlock.create(config);
       lockClients.add(new LockClient(redlock, cluster.storage().client(), canary, spec.resource(), spec.ttl(), spec.maxWait()));

@@ -49,7 +49,7 @@ final class MinorityScheduleProperties {
     WorkloadSpec base = WorkloadSpec.standard();
     Arbitrary<WorkloadSpec> workloads = Combinators.combine(Arbitraries.integers().between(600, 1500), Arbitraries.integers().between(0, 150))
         .as((ttl, work) -> new WorkloadSpec(TOPO.clients(), base.resource(), Duration.ofMillis(ttl), base.maxWait(), base.nodeTimeout(),
-            base.maxLeaseTtl(), true, Duration.ofMillis(work)));
+            base.maxLeaseTtl(), true, true, Duration.ofMillis(work)));
     return Combinators.combine(FaultArbitraries.minoritySchedule(TOPO, 2), workloads).as(Run::new);
   }
 }

@@ -53,7 +53,7 @@ final class AcquireAttempt {
     this.fenceKey = ctx.keys().fenceKey(resource);
     this.owner = ctx.owners().next();
     this.start = ctx.ticker().read();
-    long guess = ctx.config().fencing() ? ctx.hints().predict(resource) : 0;
+    long guess = ctx.config().fencing() && ctx.config().tokenPrediction() ? ctx.hints().predict(resource) : 0;
     this.predicted = guess <= MAX_TOKEN ? guess : 0;
     this.wrotePrediction = new AtomicIntegerArray(ctx.nodes().size());
   }
