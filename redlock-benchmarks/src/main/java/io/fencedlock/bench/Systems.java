@@ -10,7 +10,7 @@ import java.util.List;
 final class Systems implements AutoCloseable {
   static final String FLOOR_1 = "floor-1";
   static final String FLOOR_N = "floor-N";
-  /** Diagnostic: floor-N whose release waits for all nodes, as our release() does by contract. */
+  /** Diagnostic: floor-N whose release waits for all nodes (what our release() did before 0b7f843). */
   static final String FLOOR_N_RELEASE_ALL = "floor-N-release-all";
   static final String FENCED = "redlock-fenced";
   static final String UNFENCED = "redlock-unfenced";

@@ -77,6 +77,19 @@ final class RedlockIT {
   }
 
   @Test
+  void tryAcquire_refusedByEveryNode_sendsNoCleanupThere() {
+    try (Lease held = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
+      await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, held.ownerId()) == 5);
+      long before = nodes.nodes().stream().mapToLong(Cluster::evalshaCalls).sum();
+
+      assertThat(redlock.tryAcquire(resource, TTL)).isEmpty();
+
+      long after = nodes.nodes().stream().mapToLong(Cluster::evalshaCalls).sum();
+      assertThat(after - before).as("one acquire script per node, no release where nothing was locked").isEqualTo(5);
+    }
+  }
+
+  @Test
   void acquire_heldForLongerThanMaxWait_throwsWithRefusals() {
     try (Lease held = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
       assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(300)))

@@ -111,7 +111,7 @@ final class ReleaseNotificationIT {
     holder.release();
     Lease next = CompletableFuture.anyOf(first, second).thenApply(Lease.class::cast).get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
     next.release();
-    List.of(first, second).forEach(f -> f.thenAccept(Lease::release));
+    List.of(first, second).forEach(f -> f.thenAccept(Lease::releaseAsync)); // never block on an I/O thread
     CompletableFuture.allOf(first, second).get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
 
     await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 0);

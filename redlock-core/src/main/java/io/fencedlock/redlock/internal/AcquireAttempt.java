@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * also proposes the next token, and each node writes it if it is above the node's counter.
  * If a quorum of the granting nodes wrote it, that token is the lease's and phase 2 is
  * skipped: the same write phase 2 would make, made in the same critical section as the read,
- * so one round trip instead of two (docs/analysis.md, section 2).
+ * so one round trip instead of two (docs/analysis.md, section 3).
  */
 final class AcquireAttempt {
 

@@ -32,6 +32,14 @@ public record NodeReply(
     return status == NodeStatus.GRANTED;
   }
 
+  /**
+   * Whether this is a phase-1 reply saying the node did not take the lock for this request
+   * (held by another owner, or excluded): there is nothing of ours to delete there.
+   */
+  boolean neverLocked() {
+    return status == NodeStatus.REFUSED || status == NodeStatus.UNINITIALIZED;
+  }
+
   NodeOutcome toOutcome(String nodeLabel) {
     return new NodeOutcome(nodeLabel, status, detail);
   }

@@ -95,7 +95,7 @@ final class Nodes implements AutoCloseable {
    * attempt leaves nothing behind when it reports its failure. Never fails.
    */
   CompletableFuture<Void> undoEverywhere(String lockKey, String owner,
-      List<? extends CompletableFuture<?>> settledPerNode) {
+      List<CompletableFuture<NodeReply>> settledPerNode) {
     // A failed attempt's cleanup is not announced: announced, it would wake the other waiters
     // at once, whose own cleanups would wake this one, and contending clients would retry in a
     // tight loop while a majority is down.
@@ -111,7 +111,7 @@ final class Nodes implements AutoCloseable {
    * {@link #close()} waits for them. Never fails.
    */
   CompletableFuture<Void> releaseLease(String lockKey, String owner,
-      List<? extends CompletableFuture<?>> settledPerNode) {
+      List<CompletableFuture<NodeReply>> settledPerNode) {
     String[] args = {owner, ReleaseChannel.of(lockKey)};
     List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode);
     CompletableFuture<Void> all = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
@@ -121,22 +121,26 @@ final class Nodes implements AutoCloseable {
   }
 
   /**
-   * Sends release.lua to every node, including nodes that did not answer the acquire: a grant
-   * may have happened whose reply was lost. A node's delete is sent only once that node's
+   * Sends release.lua to every node that may hold the key, including nodes that did not answer
+   * the acquire: a grant may have happened whose reply was lost. Only a node that answered
+   * that it did not take the lock is skipped. A node's delete is sent only once that node's
    * acquire request has settled ({@code settledPerNode}, indexed by node), so it can never
    * overtake the SET it must undo, while the other nodes need not wait for a slow one. A reply
    * is GRANTED where a key of ours was deleted.
    */
   private List<CompletableFuture<NodeReply>> deleteEverywhere(String lockKey, String[] args,
-      List<? extends CompletableFuture<?>> settledPerNode) {
+      List<CompletableFuture<NodeReply>> settledPerNode) {
     return fanOut(
         all(),
-        i ->
-            settledPerNode.get(i).handle((ignored, failure) -> i).thenCompose(node ->
-                call(
-                    node,
-                    n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args),
-                    deleted -> deleted == 1L ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"))));
+        node ->
+            settledPerNode.get(node)
+                .handle((acquired, failure) -> acquired != null && acquired.neverLocked())
+                .thenCompose(skip -> skip
+                    ? CompletableFuture.completedFuture(NodeReply.of(node, NodeStatus.REFUSED, "never locked there"))
+                    : call(
+                        node,
+                        n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args),
+                        deleted -> deleted == 1L ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"))));
   }
 
   /** Per-node outcomes in configuration order; nodes without a reply are PENDING. */

@@ -28,6 +28,8 @@ final class QuorumRound {
   private final NodeReply[] replies;
   private final int needed;
   private final CompletableFuture<Result> decision = new CompletableFuture<>();
+  /** Guarded by {@code this}, like the counters: set once, when the round decides. */
+  private boolean decided;
   private int grants;
   private int refusals;
 
@@ -45,7 +47,8 @@ final class QuorumRound {
       List<Integer> participants, List<CompletableFuture<NodeReply>> calls, int needed) {
     QuorumRound round = new QuorumRound(participants, needed);
     if (needed > calls.size()) {
-      round.finish(false);
+      round.decided = true; // not yet shared with any other thread
+      round.decision.complete(round.snapshot(false));
     }
     for (int i = 0; i < calls.size(); i++) {
       int slot = i;
@@ -54,24 +57,34 @@ final class QuorumRound {
     return round.decision;
   }
 
-  private synchronized void record(int slot, NodeReply reply) {
-    if (decision.isDone()) {
-      return; // decided already; late replies only matter to their own listeners
+  private void record(int slot, NodeReply reply) {
+    Result result;
+    synchronized (this) {
+      if (decided) {
+        return; // decided already; late replies only matter to their own listeners
+      }
+      replies[slot] = reply;
+      if (reply.isGranted()) {
+        grants++;
+      } else {
+        refusals++;
+      }
+      if (grants >= needed) {
+        result = snapshot(true);
+      } else if (refusals > replies.length - needed) {
+        result = snapshot(false);
+      } else {
+        return;
+      }
+      decided = true;
     }
-    replies[slot] = reply;
-    if (reply.isGranted()) {
-      grants++;
-    } else {
-      refusals++;
-    }
-    if (grants >= needed) {
-      finish(true);
-    } else if (refusals > replies.length - needed) {
-      finish(false);
-    }
+    // Outside the lock: the decision's dependents run in this thread and may block (a caller's
+    // callback calling release(), say); holding the lock, they would stall every I/O thread
+    // that delivers a late reply to this round, possibly one their own progress needs.
+    decision.complete(result);
   }
 
-  private void finish(boolean reached) {
-    decision.complete(new Result(reached, new ArrayList<>(Arrays.asList(replies))));
+  private Result snapshot(boolean reached) {
+    return new Result(reached, new ArrayList<>(Arrays.asList(replies)));
   }
 }
