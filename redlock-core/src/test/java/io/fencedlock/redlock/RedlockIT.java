@@ -90,6 +90,22 @@ final class RedlockIT {
   }
 
   @Test
+  void unfenced_tryAcquireRefused_stillCleansUpEveryNode() {
+    // A plain SET NX refusal cannot tell "another owner" from "this request, delivered twice".
+    try (Redlock plain = Redlock.create(Cluster.config(nodes).fencing(false).build());
+        Lease held = plain.acquire(resource, TTL, Timing.RETRY_WAIT)) {
+      await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, held.ownerId()) == 5);
+      long before = nodes.nodes().stream().mapToLong(Cluster::evalshaCalls).sum();
+
+      assertThat(plain.tryAcquire(resource, TTL)).isEmpty();
+
+      long after = nodes.nodes().stream().mapToLong(Cluster::evalshaCalls).sum();
+      assertThat(after - before).as("a compare-and-delete on every node, the SET NX is no script").isEqualTo(5);
+      assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(5);
+    }
+  }
+
+  @Test
   void acquire_heldForLongerThanMaxWait_throwsWithRefusals() {
     try (Lease held = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
       assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(300)))

@@ -147,7 +147,7 @@ final class AcquireAttempt {
    * node timeout.
    */
   private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
-    return ctx.nodes().undoEverywhere(lockKey, owner, phase1Settled)
+    return ctx.nodes().undoEverywhere(lockKey, owner, phase1Settled, ctx.config().fencing())
         .thenApply(undone -> new Failed(reason, replies));
   }
 

@@ -136,7 +136,7 @@ final class DefaultLease implements Lease {
       }
     } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true)));
     boolean wasValid = ctx.ticker().read() < current.deadlineNanos;
-    return ctx.nodes().releaseLease(lockKey, owner, acquireSettled)
+    return ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced())
         .thenApply(released -> wasValid)
         .minimalCompletionStage();
   }

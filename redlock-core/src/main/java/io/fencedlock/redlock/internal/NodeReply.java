@@ -33,11 +33,12 @@ public record NodeReply(
   }
 
   /**
-   * Whether this is a phase-1 reply saying the node did not take the lock for this request
-   * (held by another owner, or excluded): there is nothing of ours to delete there.
+   * Whether this phase-1 reply proves the request left nothing on the node: UNINITIALIZED
+   * always (the script refuses before locking), REFUSED only if {@code refusalsProveAbsence}
+   * (see {@code Nodes.deleteEverywhere}).
    */
-  boolean neverLocked() {
-    return status == NodeStatus.REFUSED || status == NodeStatus.UNINITIALIZED;
+  boolean tookNothing(boolean refusalsProveAbsence) {
+    return status == NodeStatus.UNINITIALIZED || (refusalsProveAbsence && status == NodeStatus.REFUSED);
   }
 
   NodeOutcome toOutcome(String nodeLabel) {

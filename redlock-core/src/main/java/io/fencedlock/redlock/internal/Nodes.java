@@ -95,11 +95,12 @@ final class Nodes implements AutoCloseable {
    * attempt leaves nothing behind when it reports its failure. Never fails.
    */
   CompletableFuture<Void> undoEverywhere(String lockKey, String owner,
-      List<CompletableFuture<NodeReply>> settledPerNode) {
+      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
     // A failed attempt's cleanup is not announced: announced, it would wake the other waiters
     // at once, whose own cleanups would wake this one, and contending clients would retry in a
     // tight loop while a majority is down.
-    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, new String[] {owner}, settledPerNode);
+    List<CompletableFuture<NodeReply>> calls =
+        deleteEverywhere(lockKey, new String[] {owner}, settledPerNode, refusalsProveAbsence);
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
@@ -111,9 +112,9 @@ final class Nodes implements AutoCloseable {
    * {@link #close()} waits for them. Never fails.
    */
   CompletableFuture<Void> releaseLease(String lockKey, String owner,
-      List<CompletableFuture<NodeReply>> settledPerNode) {
+      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
     String[] args = {owner, ReleaseChannel.of(lockKey)};
-    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode);
+    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode, refusalsProveAbsence);
     CompletableFuture<Void> all = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
     stragglers.add(all);
     all.whenComplete((ignored, failure) -> stragglers.remove(all));
@@ -122,19 +123,23 @@ final class Nodes implements AutoCloseable {
 
   /**
    * Sends release.lua to every node that may hold the key, including nodes that did not answer
-   * the acquire: a grant may have happened whose reply was lost. Only a node that answered
-   * that it did not take the lock is skipped. A node's delete is sent only once that node's
-   * acquire request has settled ({@code settledPerNode}, indexed by node), so it can never
-   * overtake the SET it must undo, while the other nodes need not wait for a slow one. A reply
-   * is GRANTED where a key of ours was deleted.
+   * the acquire: a grant may have happened whose reply was lost. Skipped are nodes without a
+   * marker (the script refuses before it locks) and, with {@code refusalsProveAbsence}, nodes
+   * that refused: acquire.lua grants a request delivered twice instead of refusing it, so its
+   * refusal means another owner; a plain {@code SET NX} refusal does not prove that, as the
+   * first delivery of the same request may have set the key.
+   *
+   * <p>A node's delete is sent only once that node's acquire request has settled ({@code
+   * settledPerNode}, indexed by node), so it can never overtake the SET it must undo, while the
+   * other nodes need not wait for a slow one. A reply is GRANTED where a key of ours was deleted.
    */
   private List<CompletableFuture<NodeReply>> deleteEverywhere(String lockKey, String[] args,
-      List<CompletableFuture<NodeReply>> settledPerNode) {
+      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
     return fanOut(
         all(),
         node ->
             settledPerNode.get(node)
-                .handle((acquired, failure) -> acquired != null && acquired.neverLocked())
+                .handle((acquired, failure) -> acquired != null && acquired.tookNothing(refusalsProveAbsence))
                 .thenCompose(skip -> skip
                     ? CompletableFuture.completedFuture(NodeReply.of(node, NodeStatus.REFUSED, "never locked there"))
                     : call(

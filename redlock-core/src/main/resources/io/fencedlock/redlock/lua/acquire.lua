@@ -14,17 +14,22 @@
 -- new counters), or "0". A prediction is written only if it is above that counter, and only
 -- while the lock is ours: exactly what phase 2 would do with a token chosen above it.
 --
+-- A request that finds L already holding its own owner id was delivered twice: it is granted
+-- again rather than refused, so a refusal always means another owner holds L, and the client
+-- may skip the cleanup there.
+--
 -- Returns a three-element array {status, value, written}:
 --   { 1, counter, 0 }  granted; the counter as a decimal string; nothing written
 --   { 1, T, 1 }        granted, and F and the high-water mark were raised to the predicted T
---   { 0, pttl, counter } refused: L is held by someone else for pttl more ms (integer)
+--   { 0, pttl, counter } refused: L is held by another owner for pttl more ms (integer)
 --   {-1, 0, 0 }        this node has no marker: it lost its memory and must not take part
 local epoch = redis.call('GET', KEYS[3])
 if ARGV[3] == '1' and not epoch then
   return { -1, 0, 0 }
 end
 local fence = redis.call('GET', KEYS[2]) or epoch or '0'
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+    and redis.call('GET', KEYS[1]) ~= ARGV[1] then
   return { 0, redis.call('PTTL', KEYS[1]), fence }
 end
 local predicted = tonumber(ARGV[4])

@@ -89,6 +89,27 @@ final class AcquireScriptIT {
   }
 
   @Test
+  void predictionNotAboveTheEpoch_newCounter_writesNothing() {
+    // After a re-admission the marker's epoch is above every earlier token: a stale prediction
+    // below it must not become a counter, or a later lease could get a smaller token.
+    assertThat(acquire("owner-a", "4000")).containsExactly(1L, "5000", 0L);
+
+    assertThat(redis.command("EXISTS", FENCE)).isEqualTo(0L);
+    assertThat(redis.command("GET", KeySpace.NODE_HIGH_WATER)).isEqualTo("5000");
+  }
+
+  @Test
+  void sameRequestDeliveredTwice_isGrantedAgain_notRefused() {
+    redis.command("SET", FENCE, "5007");
+    assertThat(acquire("owner-a", "5008")).containsExactly(1L, "5008", 1L);
+
+    // A refusal must always mean another owner: the client skips its cleanup there.
+    assertThat(acquire("owner-a", "5008")).containsExactly(1L, "5008", 0L);
+
+    assertThat(redis.command("GET", LOCK)).isEqualTo("owner-a");
+  }
+
+  @Test
   void markerMissing_refusesAsUninitialized_andWritesNothing() {
     redis.command("DEL", KeySpace.NODE_MARKER);
 
