@@ -6,6 +6,7 @@ import static io.fencedlock.storage.demo.KleppmannScenario.CLIENT_2;
 import static io.fencedlock.storage.demo.KleppmannScenario.CLIENT_2_VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fencedlock.storage.ChildProcess;
 import io.fencedlock.storage.FencedStorageClient;
 import io.fencedlock.storage.StoredObject;
 import io.fencedlock.storage.demo.TimelineEvent.Acquired;

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fencedlock.storage.ChildProcess;
 import io.fencedlock.storage.FencedStorageClient;
 import io.fencedlock.storage.StoredObject;
 import io.fencedlock.storage.WriteResult;

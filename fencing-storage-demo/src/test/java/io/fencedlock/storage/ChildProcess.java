@@ -1,4 +1,4 @@
-package io.fencedlock.storage.demo;
+package io.fencedlock.storage;
 
 import static org.awaitility.Awaitility.await;
 
@@ -17,10 +17,10 @@ import java.util.regex.Pattern;
 
 /**
  * A command run as a child process with its output in files, so a test can read it while it runs,
- * send it SIGTERM and make sure nothing it started outlives the test. Not thread-safe: one test
- * drives it.
+ * send it SIGTERM or SIGKILL and make sure nothing it started outlives the test. Shared by the
+ * tests of the storage service and of the demo launchers. Not thread-safe: one test drives it.
  */
-final class ChildProcess implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
   private static final AtomicInteger COUNTER = new AtomicInteger();
 
   private final Process process;
@@ -34,7 +34,7 @@ final class ChildProcess implements AutoCloseable {
   }
 
   /** Starts {@code command} in {@code workDir}, with its output in files under {@code logDir}. */
-  static ChildProcess start(Path logDir, Path workDir, List<String> command) {
+  public static ChildProcess start(Path logDir, Path workDir, List<String> command) {
     int n = COUNTER.incrementAndGet();
     Path out = logDir.resolve("child-" + n + ".out");
     Path err = logDir.resolve("child-" + n + ".err");
@@ -51,7 +51,7 @@ final class ChildProcess implements AutoCloseable {
   }
 
   /** A command running {@code mainClass} in a JVM on this test's classpath. */
-  static List<String> java(Class<?> mainClass, String... args) {
+  public static List<String> java(Class<?> mainClass, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
@@ -60,7 +60,7 @@ final class ChildProcess implements AutoCloseable {
   }
 
   /** Waits for a line of standard output matching {@code pattern}, failing if the process dies. */
-  Matcher awaitLine(Pattern pattern, Duration timeout) {
+  public Matcher awaitLine(Pattern pattern, Duration timeout) {
     await("a line matching " + pattern)
         .atMost(timeout)
         .pollInterval(50, TimeUnit.MILLISECONDS)
@@ -70,20 +70,26 @@ final class ChildProcess implements AutoCloseable {
   }
 
   /** The redis-server processes among this process's descendants. */
-  List<ProcessHandle> redisServers() {
+  public List<ProcessHandle> redisServers() {
     return process.descendants()
         .filter(p -> p.info().command().map(c -> c.endsWith("redis-server")).orElse(false))
         .toList();
   }
 
+  /** SIGKILL, then the exit code once the process is gone. */
+  public int kill9(Duration timeout) {
+    process.destroyForcibly();
+    return awaitExit(timeout);
+  }
+
   /** SIGTERM, then the exit code. */
-  int terminate(Duration timeout) {
+  public int terminate(Duration timeout) {
     process.destroy();
     return awaitExit(timeout);
   }
 
   /** Waits for the process to exit by itself and returns its exit code. */
-  int awaitExit(Duration timeout) {
+  public int awaitExit(Duration timeout) {
     try {
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException("still running after " + timeout + ":\n" + stdout());
@@ -95,11 +101,11 @@ final class ChildProcess implements AutoCloseable {
     }
   }
 
-  String stdout() {
+  public String stdout() {
     return read(stdout);
   }
 
-  String stderr() {
+  public String stderr() {
     return read(stderr);
   }
 
