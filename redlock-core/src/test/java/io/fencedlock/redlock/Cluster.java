@@ -59,6 +59,11 @@ final class Cluster {
     return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 
+  /** The same summed over every node. */
+  static long evalshaCalls(RedisNodes nodes) {
+    return nodes.nodes().stream().mapToLong(Cluster::evalshaCalls).sum();
+  }
+
   static void awaitNoKey(RedisNodes nodes, String key) {
     await().atMost(Timing.AWAIT).until(() -> holding(nodes, key) == 0);
   }

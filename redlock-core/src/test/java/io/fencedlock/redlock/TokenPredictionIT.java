@@ -118,18 +118,14 @@ final class TokenPredictionIT {
 
   private Cycle cycle(Redlock redlock) {
     Cluster.awaitNoKey(nodes, resource); // a release's slower deletes land after it returns
-    long before = evalshaCalls();
+    long before = Cluster.evalshaCalls(nodes);
     Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
     lease.release();
     Cluster.awaitNoKey(nodes, resource);
-    return new Cycle(lease.isFenced() ? lease.fencingToken() : -1, evalshaCalls() - before);
+    return new Cycle(lease.isFenced() ? lease.fencingToken() : -1, Cluster.evalshaCalls(nodes) - before);
   }
 
   private String fenceKey() {
     return "{" + resource + "}:fence";
-  }
-
-  private static long evalshaCalls() {
-    return nodes.nodes().stream().mapToLong(Cluster::evalshaCalls).sum();
   }
 }
