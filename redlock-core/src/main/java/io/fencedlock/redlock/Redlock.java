@@ -28,7 +28,14 @@ import java.util.concurrent.CompletionStage;
  * soon as a quorum is impossible. The token is one more than the largest counter read. Phase
  * 2 writes the token back on the granting nodes, only where the lock is still ours, and the
  * lease exists only once a quorum has confirmed. If anything fails, every node is asked to
- * release, including those that did not answer.
+ * release, including those that did not answer. When this client can predict the token, phase
+ * 1 proposes it and writes it in the same step, and phase 2 is skipped
+ * ({@link RedlockConfig.Builder#tokenPrediction}).
+ *
+ * <p>An {@code acquire} that finds the lock held waits: it subscribes to the lock's release
+ * announcements and tries again when a quorum of nodes has announced one, or after the retry
+ * delay. A lease of the same client released while it waits passes the lock to it directly,
+ * in one round trip ({@link RedlockConfig.Builder#maxLocalHandoffs}).
  *
  * <h2>Assumptions and Guarantees</h2>
  *

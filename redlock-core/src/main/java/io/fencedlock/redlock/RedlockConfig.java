@@ -32,6 +32,8 @@ public final class RedlockConfig {
   public static final int DEFAULT_MAX_EXTENSIONS = 10;
   /** Default largest TTL a lease may ask for; also how long a node that lost its memory waits. */
   public static final Duration DEFAULT_MAX_LEASE_TTL = Duration.ofMinutes(1);
+  /** Default number of times in a row a lock may pass to a waiter of the same Redlock. */
+  public static final int DEFAULT_MAX_LOCAL_HANDOFFS = 8;
 
   private final List<String> nodes;
   private final double driftFactor;
@@ -45,6 +47,7 @@ public final class RedlockConfig {
   private final boolean fencing;
   private final boolean nodeInitCheck;
   private final boolean tokenPrediction;
+  private final int maxLocalHandoffs;
   private final Ticker ticker;
 
   private RedlockConfig(Builder b) {
@@ -60,6 +63,7 @@ public final class RedlockConfig {
     this.fencing = b.fencing;
     this.nodeInitCheck = b.nodeInitCheck;
     this.tokenPrediction = b.tokenPrediction;
+    this.maxLocalHandoffs = b.maxLocalHandoffs;
     this.ticker = b.ticker;
   }
 
@@ -125,6 +129,11 @@ public final class RedlockConfig {
     return tokenPrediction;
   }
 
+  /** How many times in a row a lock may pass straight to a waiter of the same Redlock; 0 for never. */
+  public int maxLocalHandoffs() {
+    return maxLocalHandoffs;
+  }
+
   public Ticker ticker() {
     return ticker;
   }
@@ -143,6 +152,7 @@ public final class RedlockConfig {
     private boolean fencing = true;
     private boolean nodeInitCheck = true;
     private boolean tokenPrediction = true;
+    private int maxLocalHandoffs = DEFAULT_MAX_LOCAL_HANDOFFS;
     private Ticker ticker = Ticker.system();
     private final Set<String> alreadySet = new HashSet<>();
 
@@ -309,6 +319,27 @@ public final class RedlockConfig {
     public Builder tokenPrediction(boolean enabled) {
       once("tokenPrediction");
       this.tokenPrediction = enabled;
+      return this;
+    }
+
+    /**
+     * How many times in a row a lock may pass straight from a released lease to an acquire of
+     * the same Redlock that is waiting for it. Such a <em>local handoff</em> sends the release
+     * and the waiter's next attempt to each node back to back on the same connection, so the
+     * waiter is granted one round trip after the release starts, instead of after hearing of
+     * the release and then trying. It is an ordinary release followed by an ordinary attempt
+     * (the same scripts, the same safety); what differs is that the release is not announced,
+     * so acquires waiting in other processes keep waiting for their retry delay while the lock
+     * passes between this client's threads. This cap bounds that: after this many local
+     * handoffs in a row the release is announced and every waiter competes. 0 turns local
+     * handoffs off (every release is announced). Default {@value #DEFAULT_MAX_LOCAL_HANDOFFS}.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxLocalHandoffs(int max) {
+      once("maxLocalHandoffs");
+      require(max >= 0, "maxLocalHandoffs must not be negative: " + max);
+      this.maxLocalHandoffs = max;
       return this;
     }
 

@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Helpers over a {@link RedisNodes} fixture shared by the integration tests. */
 final class Cluster {
-  private static final Pattern EVALSHA_CALLS = Pattern.compile("cmdstat_evalsha:calls=(\\d+)");
 
   private Cluster() {}
 
@@ -55,13 +55,35 @@ final class Cluster {
    * counting them counts a client's round trips to that node.
    */
   static long evalshaCalls(RedisNode node) {
-    Matcher m = EVALSHA_CALLS.matcher((String) node.command("INFO", "commandstats"));
-    return m.find() ? Long.parseLong(m.group(1)) : 0;
+    return commandCalls(node, "evalsha");
   }
 
   /** The same summed over every node. */
   static long evalshaCalls(RedisNodes nodes) {
-    return nodes.nodes().stream().mapToLong(Cluster::evalshaCalls).sum();
+    return commandCalls(nodes, "evalsha");
+  }
+
+  /**
+   * How many times the nodes have run {@code command} (lower case) since they started, summed;
+   * commands that scripts call count too.
+   */
+  static long commandCalls(RedisNodes nodes, String command) {
+    return nodes.nodes().stream().mapToLong(node -> commandCalls(node, command)).sum();
+  }
+
+  private static long commandCalls(RedisNode node, String command) {
+    Matcher m = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher((String) node.command("INFO", "commandstats"));
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
+  }
+
+  /** On how many nodes a client is subscribed to the release channel of {@code resource}. */
+  static long releaseSubscribers(RedisNodes nodes, String resource) {
+    long count = 0;
+    for (RedisNode node : nodes) {
+      List<?> reply = (List<?>) node.command("PUBSUB", "NUMSUB", "fencedlock:released:" + resource);
+      count += (Long) reply.get(1);
+    }
+    return count;
   }
 
   static void awaitNoKey(RedisNodes nodes, String key) {

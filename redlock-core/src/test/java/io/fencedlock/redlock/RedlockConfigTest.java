@@ -22,6 +22,7 @@ final class RedlockConfigTest {
     assertThat(config.fencing()).isTrue();
     assertThat(config.nodeInitCheck()).isTrue();
     assertThat(config.tokenPrediction()).isTrue();
+    assertThat(config.maxLocalHandoffs()).isEqualTo(RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS);
     assertThat(config.driftFactor()).isEqualTo(0.01);
     assertThat(config.nodeTimeout()).isEqualTo(Duration.ofMillis(50));
   }
@@ -88,6 +89,7 @@ final class RedlockConfigTest {
     assertThatThrownBy(() -> RedlockConfig.builder().retryJitter(Duration.ofMillis(-1))).hasMessageContaining("retryJitter");
     assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(Duration.ZERO)).hasMessageContaining("maxLeaseTtl");
     assertThatThrownBy(() -> RedlockConfig.builder().maxExtensions(-1)).hasMessageContaining("maxExtensions");
+    assertThatThrownBy(() -> RedlockConfig.builder().maxLocalHandoffs(-1)).hasMessageContaining("maxLocalHandoffs");
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.fencedlock.redlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +15,9 @@ import org.junit.jupiter.api.TestInfo;
 
 /**
  * Waiting acquires hear about releases over pub/sub. The retry delay is far longer than the
- * await bound, so a waiter granted within the bound was woken by the notification.
+ * await bound, so a waiter granted within the bound was woken by the notification. Holders and
+ * waiters share one client here, with local handoffs off so that releases are announced
+ * (HandoffIT covers handoffs).
  */
 final class ReleaseNotificationIT {
   private static final Duration TTL = Duration.ofSeconds(30);
@@ -32,6 +33,7 @@ final class ReleaseNotificationIT {
         .nodeTimeout(Timing.NODE_TIMEOUT)
         .retryDelay(NEVER_IN_THIS_TEST)
         .retryJitter(Duration.ZERO)
+        .maxLocalHandoffs(0)
         .build());
   }
 
@@ -63,7 +65,7 @@ final class ReleaseNotificationIT {
     // loaded machine, since nothing but the (endless) retry delay would wake it again.
     Duration nodeTimeout = Timing.scaled(Duration.ofSeconds(1));
     try (Redlock patient = Redlock.create(RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(nodeTimeout)
-        .retryDelay(NEVER_IN_THIS_TEST).retryJitter(Duration.ZERO).build())) {
+        .retryDelay(NEVER_IN_THIS_TEST).retryJitter(Duration.ZERO).maxLocalHandoffs(0).build())) {
       Lease holder = patient.acquire(resource, TTL, Timing.RETRY_WAIT);
       CompletableFuture<Lease> waiter =
           patient.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
@@ -117,13 +119,7 @@ final class ReleaseNotificationIT {
     await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 0);
   }
 
-  /** Nodes on which this client's connection is subscribed to the resource's release channel. */
   private static long subscribers(String resource) {
-    long count = 0;
-    for (RedisNode node : nodes) {
-      List<?> reply = (List<?>) node.command("PUBSUB", "NUMSUB", "fencedlock:released:" + resource);
-      count += (Long) reply.get(1);
-    }
-    return count;
+    return Cluster.releaseSubscribers(nodes, resource);
   }
 }

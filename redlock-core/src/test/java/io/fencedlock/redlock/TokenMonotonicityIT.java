@@ -10,19 +10,23 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Thousands of acquisitions by concurrent threads of two clients while a minority of nodes is
  * killed and restarted (with appendfsync always): tokens stay unique and respect real-time
  * order. With two clients, each one's token prediction is often stale (the other acquired in
- * between), so both the one-round-trip path and the two-phase fallback run, interleaved.
+ * between), so both the one-round-trip path and the two-phase fallback run, interleaved. Run
+ * once with tryAcquire and once with waiting acquires, whose leases pass between the threads
+ * of one client by local handoffs and between the clients by release announcements.
  */
 final class TokenMonotonicityIT {
   private static final int THREADS = 4;
@@ -32,8 +36,9 @@ final class TokenMonotonicityIT {
   /** One successful acquisition, with monotonic timestamps around it. */
   private record Hold(long invokedNanos, long acquiredNanos, long token) {}
 
-  @Test
-  void tokens_concurrentAcquiresWhileMinorityCrashes_areUniqueAndOrdered() throws Exception {
+  @ParameterizedTest(name = "waiting acquires = {0}")
+  @ValueSource(booleans = {false, true})
+  void tokens_concurrentAcquiresWhileMinorityCrashes_areUniqueAndOrdered(boolean waiting) throws Exception {
     try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
         Redlock first = Redlock.create(Cluster.config(nodes).build());
         Redlock second = Redlock.create(Cluster.config(nodes).build())) {
@@ -48,7 +53,7 @@ final class TokenMonotonicityIT {
           long giveUp = System.nanoTime() + Timing.scaled(Duration.ofMinutes(2)).toNanos();
           while (holds.size() < ACQUISITIONS && System.nanoTime() < giveUp) {
             long invoked = System.nanoTime();
-            redlock.tryAcquire("mono:counter", Duration.ofSeconds(2)).ifPresent(lease -> {
+            acquire(redlock, waiting).ifPresent(lease -> {
               holds.add(new Hold(invoked, System.nanoTime(), lease.fencingToken()));
               lease.release();
             });
@@ -64,9 +69,21 @@ final class TokenMonotonicityIT {
 
       assertThat(crashes.get()).as("node crashes during the run").isGreaterThan(2);
       assertUniqueAndOrdered(holds);
-      System.out.printf("TokenMonotonicityIT: %d acquisitions by %d threads of %d clients, %d minority "
-          + "crashes, tokens unique and in real-time order%n", holds.size(), THREADS, CLIENTS, crashes.get());
+      System.out.printf("TokenMonotonicityIT: %d %s acquisitions by %d threads of %d clients, %d minority "
+          + "crashes, tokens unique and in real-time order%n", holds.size(), waiting ? "waiting" : "try",
+          THREADS, CLIENTS, crashes.get());
       pool.shutdown();
+    }
+  }
+
+  private static Optional<Lease> acquire(Redlock redlock, boolean waiting) {
+    if (!waiting) {
+      return redlock.tryAcquire("mono:counter", Duration.ofSeconds(2));
+    }
+    try {
+      return Optional.of(redlock.acquire("mono:counter", Duration.ofSeconds(2), Duration.ofSeconds(1)));
+    } catch (LockAcquisitionException e) {
+      return Optional.empty(); // a crash cost this acquire its quorum for too long
     }
   }
 

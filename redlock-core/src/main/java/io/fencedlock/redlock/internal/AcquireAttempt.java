@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One attempt to acquire a lease: phase 1 (lock and read the fence counters), phase 2 (write
@@ -18,6 +19,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * If a quorum of the granting nodes wrote it, that token is the lease's and phase 2 is
  * skipped: the same write phase 2 would make, made in the same critical section as the read,
  * so one round trip instead of two (docs/analysis.md, section 3).
+ *
+ * <p>An attempt started by a {@link Handoff} locks with acquire.lua even when unfenced (with
+ * the marker check off), so that each node deletes the predecessor's key in the same step.
  */
 final class AcquireAttempt {
 
@@ -38,6 +42,10 @@ final class AcquireAttempt {
   private final String fenceKey;
   private final String owner;
   private final long start;
+  /** The local handoff that started this attempt, or null for an attempt of its own. */
+  private final @Nullable Handoff handoff;
+  /** Whether phase 1 runs acquire.lua (whose refusals prove that nothing was locked). */
+  private final boolean scripted;
   /** The token phase 1 proposes, or 0 for none. */
   private final long predicted;
   /** Per node, 1 once its phase-1 reply said it wrote {@link #predicted}. */
@@ -45,8 +53,10 @@ final class AcquireAttempt {
   /** Per node, completes once its phase-1 request has been answered or has timed out. */
   private List<CompletableFuture<NodeReply>> phase1Settled = List.of();
 
-  private AcquireAttempt(LockContext ctx, String resource, Duration ttl) {
+  private AcquireAttempt(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
     this.ctx = ctx;
+    this.handoff = handoff;
+    this.scripted = ctx.config().fencing() || handoff != null;
     this.resource = resource;
     this.ttl = ttl;
     this.lockKey = ctx.keys().lockKey(resource);
@@ -60,21 +70,40 @@ final class AcquireAttempt {
 
   /** Runs one attempt; the future never fails. */
   static CompletableFuture<Result> run(LockContext ctx, String resource, Duration ttl) {
-    return new AcquireAttempt(ctx, resource, ttl).phase1(true);
+    return run(ctx, resource, ttl, null);
+  }
+
+  /**
+   * Runs one attempt, as the successor in {@code handoff} if not null; the lock step's requests
+   * are sent from the calling thread before this returns.
+   */
+  static CompletableFuture<Result> run(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
+    CompletableFuture<Result> result = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
+    if (handoff != null) {
+      // Normally completed when the lock step decides; this only guarantees it completes.
+      result.whenComplete((r, e) -> handoff.predecessorReleased().complete(null));
+    }
+    return result;
   }
 
   private CompletableFuture<Result> phase1(boolean mayInitialize) {
     Nodes nodes = ctx.nodes();
     boolean fenced = ctx.config().fencing();
     List<CompletableFuture<NodeReply>> calls =
-        nodes.fanOut(nodes.all(), i -> fenced ? lockAndRead(i) : plainLock(i));
+        nodes.fanOut(nodes.all(), i -> scripted ? lockAndRead(i) : plainLock(i));
     phase1Settled = calls;
     if (fenced && ctx.config().nodeInitCheck()) {
       calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
     }
+    if (handoff != null) {
+      ctx.nodes().awaitOnClose(calls); // they carry the predecessor's release
+    }
     return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
         .thenCompose(
             round -> {
+              if (handoff != null) {
+                handoff.predecessorReleased().complete(null);
+              }
               if (fenced) {
                 learnCounters(round.replies());
               }
@@ -138,7 +167,8 @@ final class AcquireAttempt {
     if (token > 0) {
       ctx.hints().observe(resource, token);
     }
-    return done(new Acquired(new DefaultLease(ctx, resource, owner, token, deadline, phase1Settled)));
+    return done(new Acquired(new DefaultLease(ctx, resource, owner, token, deadline, phase1Settled,
+        handoff == null ? 0 : handoff.inARow())));
   }
 
   /**
@@ -147,7 +177,7 @@ final class AcquireAttempt {
    * node timeout.
    */
   private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
-    return ctx.nodes().undoEverywhere(lockKey, owner, phase1Settled, ctx.config().fencing())
+    return ctx.nodes().undoEverywhere(lockKey, owner, phase1Settled, scripted, handoff != null)
         .thenApply(undone -> new Failed(reason, replies));
   }
 
@@ -156,17 +186,18 @@ final class AcquireAttempt {
   }
 
   private CompletableFuture<NodeReply> lockAndRead(int node) {
-    String check = ctx.config().nodeInitCheck() ? "1" : "0";
+    String check = ctx.config().fencing() && ctx.config().nodeInitCheck() ? "1" : "0";
+    List<String> args = new ArrayList<>(List.of(owner, Long.toString(ttl.toMillis()), check, Long.toString(predicted)));
+    if (handoff != null) {
+      args.add(handoff.predecessorOwner());
+    }
     return ctx.nodes().call(
         node,
         n -> n.<List<Object>>script(
             LuaScript.ACQUIRE,
             ScriptOutputType.MULTI,
             new String[] {lockKey, fenceKey, KeySpace.NODE_MARKER, KeySpace.NODE_HIGH_WATER},
-            owner,
-            Long.toString(ttl.toMillis()),
-            check,
-            Long.toString(predicted)),
+            args.toArray(String[]::new)),
         reply -> phase1Reply(node, reply));
   }
 

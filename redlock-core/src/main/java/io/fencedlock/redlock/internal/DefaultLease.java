@@ -6,6 +6,7 @@ import io.fencedlock.redlock.NodeStatus;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,14 +24,17 @@ final class DefaultLease implements Lease {
   private final long token;
   private final AtomicReference<State> state;
   private final List<CompletableFuture<NodeReply>> acquireSettled;
+  private final int handoffsInARow;
 
   /**
    * @param token the fencing token, or a negative number for an unfenced lease
    * @param acquireSettled per node, completes when that node has answered the acquire or timed
    *     out; the node's release waits for it so it cannot overtake a slow node's SET
+   * @param handoffsInARow how many local handoffs in a row led to this lease (0 if acquired
+   *     by an attempt of its own)
    */
   DefaultLease(LockContext ctx, String resource, String owner, long token, long deadlineNanos,
-      List<CompletableFuture<NodeReply>> acquireSettled) {
+      List<CompletableFuture<NodeReply>> acquireSettled, int handoffsInARow) {
     this.ctx = ctx;
     this.resource = resource;
     this.lockKey = ctx.keys().lockKey(resource);
@@ -38,6 +42,7 @@ final class DefaultLease implements Lease {
     this.token = token;
     this.state = new AtomicReference<>(new State(deadlineNanos, 0, false));
     this.acquireSettled = acquireSettled;
+    this.handoffsInARow = handoffsInARow;
   }
 
   @Override
@@ -136,9 +141,30 @@ final class DefaultLease implements Lease {
       }
     } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true)));
     boolean wasValid = ctx.ticker().read() < current.deadlineNanos;
-    return ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced())
-        .thenApply(released -> wasValid)
-        .minimalCompletionStage();
+    Optional<ReleaseSubscriptions.Successor> successor = mayHandOff()
+        ? ctx.releases().claimSuccessor(lockKey)
+        : Optional.empty();
+    CompletableFuture<Void> released;
+    if (successor.isPresent()) {
+      Handoff handoff = new Handoff(owner, handoffsInARow + 1, new CompletableFuture<>());
+      successor.get().succeed(handoff);
+      released = handoff.predecessorReleased();
+    } else {
+      released = ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced());
+    }
+    return released.thenApply(ignored -> wasValid).minimalCompletionStage();
+  }
+
+  /**
+   * Whether this release may pass the lock to a waiter of this client (see {@link
+   * io.fencedlock.redlock.RedlockConfig.Builder#maxLocalHandoffs}): within the cap, and once
+   * every node has answered this lease's acquire, since the successor's script deletes our key
+   * and, unlike a release, is not held back until a slow node's SET has settled. Whether the
+   * lease is still valid does not matter: the script deletes only a key that holds our id.
+   */
+  private boolean mayHandOff() {
+    return handoffsInARow < ctx.config().maxLocalHandoffs()
+        && acquireSettled.stream().allMatch(CompletableFuture::isDone);
   }
 
   @Override

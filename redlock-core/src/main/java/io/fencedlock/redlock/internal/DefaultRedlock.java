@@ -29,7 +29,7 @@ public final class DefaultRedlock implements Redlock {
     this.config = config;
     this.ctx = ctx;
     this.retries = retries;
-    this.releases = new ReleaseSubscriptions(ctx.nodes());
+    this.releases = ctx.releases();
   }
 
   /** See {@link Redlock#create}. */
@@ -43,7 +43,7 @@ public final class DefaultRedlock implements Redlock {
       awaitQuietly(membership.initializeIfNew(), config.connectTimeout());
     }
     LockContext ctx = new LockContext(config, nodes, new KeySpace(config.keyPrefix()), new OwnerIds(), membership,
-        new TokenHints(TokenHints.DEFAULT_CAPACITY));
+        new TokenHints(TokenHints.DEFAULT_CAPACITY), new ReleaseSubscriptions(nodes));
     ScheduledThreadPoolExecutor retries = new ScheduledThreadPoolExecutor(1, runnable -> {
       Thread thread = new Thread(runnable, "redlock-retry");
       thread.setDaemon(true);

@@ -6,7 +6,7 @@ import io.fencedlock.redlock.Ticker;
 /** What attempts and leases of one {@link DefaultRedlock} share. Immutable; thread-safe. */
 record LockContext(
     RedlockConfig config, Nodes nodes, KeySpace keys, OwnerIds owners, NodeMembership membership,
-    TokenHints hints) {
+    TokenHints hints, ReleaseSubscriptions releases) {
 
   Ticker ticker() {
     return config.ticker();

@@ -30,7 +30,10 @@ final class Nodes implements AutoCloseable {
   private final Replies replies;
   private final int quorum;
   private final Duration nodeTimeout;
-  /** Releases whose slower nodes have not answered yet; {@link #close()} waits for them. */
+  /**
+   * Releases (and handoffs, which carry one) whose slower nodes have not answered yet; {@link
+   * #close()} waits for them.
+   */
   private final Set<CompletableFuture<Void>> stragglers = ConcurrentHashMap.newKeySet();
 
   private Nodes(List<NodeClient> clients, ClientResources resources, Duration nodeTimeout, int quorum) {
@@ -93,14 +96,17 @@ final class Nodes implements AutoCloseable {
    * Undoes a failed acquire: compare-and-deletes {@code lockKey} on every node (see {@link
    * #deleteEverywhere}) and completes when every node has answered or timed out, so the
    * attempt leaves nothing behind when it reports its failure. Never fails.
+   *
+   * @param announce whether the deletes are announced on the key's {@link ReleaseChannel}.
+   *     Normally not: announced, a failed attempt's cleanup would wake the other waiters at
+   *     once, whose own cleanups would wake this one, and contending clients would retry in a
+   *     tight loop while a majority is down. An attempt that carried a local handoff announces,
+   *     since it stands in for its predecessor's release, which nobody else will announce.
    */
   CompletableFuture<Void> undoEverywhere(String lockKey, String owner,
-      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
-    // A failed attempt's cleanup is not announced: announced, it would wake the other waiters
-    // at once, whose own cleanups would wake this one, and contending clients would retry in a
-    // tight loop while a majority is down.
-    List<CompletableFuture<NodeReply>> calls =
-        deleteEverywhere(lockKey, new String[] {owner}, settledPerNode, refusalsProveAbsence);
+      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence, boolean announce) {
+    String[] args = announce ? new String[] {owner, ReleaseChannel.of(lockKey)} : new String[] {owner};
+    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode, refusalsProveAbsence);
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
@@ -115,10 +121,15 @@ final class Nodes implements AutoCloseable {
       List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
     String[] args = {owner, ReleaseChannel.of(lockKey)};
     List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode, refusalsProveAbsence);
+    awaitOnClose(calls);
+    return QuorumRound.decide(all(), calls, quorum).thenApply(round -> null);
+  }
+
+  /** Makes {@link #close()} wait (bounded) for these calls, which must never fail. */
+  void awaitOnClose(List<CompletableFuture<NodeReply>> calls) {
     CompletableFuture<Void> all = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
     stragglers.add(all);
     all.whenComplete((ignored, failure) -> stragglers.remove(all));
-    return QuorumRound.decide(all(), calls, quorum).thenApply(round -> null);
   }
 
   /**

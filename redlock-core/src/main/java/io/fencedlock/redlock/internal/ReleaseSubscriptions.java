@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * one waiter.
  * Notifications only make retries earlier: a lost one costs a retry delay, never safety; the
  * waiters not woken keep their retry timers.
+ *
+ * <p>The same line of waiters serves local handoffs: a lease of this client that is released
+ * while a waiter of its lock is between attempts may pass the lock to that waiter directly
+ * ({@link #claimSuccessor}, see {@code DefaultLease}), without an announcement.
  * Thread-safe.
  */
 final class ReleaseSubscriptions {
@@ -48,6 +53,20 @@ final class ReleaseSubscriptions {
     int copiesOfLastRelease;
   }
 
+  /** A waiting acquire, as a releasing lease of this client sees it. */
+  interface Successor {
+    /**
+     * Takes this acquire out of its wait if it is between attempts: its retry timer and
+     * notifications no longer start an attempt, and it waits for {@link #succeed}. Must not
+     * block (it runs under the subscriptions' lock). Returns false if an attempt is in flight
+     * or the acquire has ended.
+     */
+    boolean claim();
+
+    /** Starts the claimed acquire's next attempt as the successor in {@code handoff}. */
+    void succeed(Handoff handoff);
+  }
+
   /**
    * One waiting acquire. Call {@link #arm()} before each attempt; the future it returns
    * completes on the first release announced after that, so a release that happens while an
@@ -56,11 +75,13 @@ final class ReleaseSubscriptions {
   final class Waiter implements AutoCloseable {
     private final String channel;
     private final CompletableFuture<Void> subscribed;
+    private final Successor successor;
     private volatile CompletableFuture<Void> armed = new CompletableFuture<>();
 
-    private Waiter(String channel, CompletableFuture<Void> subscribed) {
+    private Waiter(String channel, CompletableFuture<Void> subscribed, Successor successor) {
       this.channel = channel;
       this.subscribed = subscribed;
+      this.successor = successor;
     }
 
     /** Completes once some node confirmed the subscription; fails if none could. */
@@ -86,7 +107,7 @@ final class ReleaseSubscriptions {
   }
 
   /** Registers a waiter for {@code lockKey}, subscribing on every node if it is the first. */
-  Waiter register(String lockKey) {
+  Waiter register(String lockKey, Successor successor) {
     String name = ReleaseChannel.of(lockKey);
     Channel channel;
     Waiter waiter;
@@ -98,7 +119,7 @@ final class ReleaseSubscriptions {
         channel = new Channel();
         channels.put(name, channel);
       }
-      waiter = new Waiter(name, channel.subscribed);
+      waiter = new Waiter(name, channel.subscribed, successor);
       channel.waiters.add(waiter);
     }
     if (first) {
@@ -122,6 +143,25 @@ final class ReleaseSubscriptions {
             }
           });
     }
+  }
+
+  /**
+   * Claims the longest-waiting acquire of {@code lockKey} that is between attempts (see {@link
+   * Successor#claim}) and sends it to the back of the line; empty if there is none.
+   */
+  synchronized Optional<Successor> claimSuccessor(String lockKey) {
+    Channel channel = channels.get(ReleaseChannel.of(lockKey));
+    if (channel == null) {
+      return Optional.empty();
+    }
+    for (Waiter waiter : channel.waiters) {
+      if (waiter.successor.claim()) {
+        channel.waiters.remove(waiter);
+        channel.waiters.add(waiter);
+        return Optional.of(waiter.successor);
+      }
+    }
+    return Optional.empty();
   }
 
   private synchronized void unregister(Waiter waiter) {

@@ -19,10 +19,13 @@ import org.jspecify.annotations.Nullable;
  * the subscription is confirmed (a release may have happened meanwhile); after every later
  * failure it retries on whichever comes first, a release notification or the retry delay plus
  * jitter. So a waiter is granted within a few round trips of a release instead of after half a
- * retry delay on average, and a lost notification costs one retry delay. Thread-safe: attempts
- * run one at a time, started from timer, I/O or caller threads.
+ * retry delay on average, and a lost notification costs one retry delay. Between attempts, a
+ * lease of the same client that is released may instead claim it and make its next attempt
+ * carry the release ({@link Handoff}). Thread-safe: attempts run
+ * one at a time, started from timer, I/O or caller threads; each wait between two attempts is
+ * ended exactly once, by whichever of timer, notification or claim gets there first.
  */
-final class WaitingAcquire {
+final class WaitingAcquire implements ReleaseSubscriptions.Successor {
 
   private final LockContext ctx;
   private final ReleaseSubscriptions subscriptions;
@@ -36,6 +39,9 @@ final class WaitingAcquire {
   private final CompletableFuture<Lease> result = new CompletableFuture<>();
   private volatile ReleaseSubscriptions.@Nullable Waiter waiter;
   private volatile CompletableFuture<Void> armed = new CompletableFuture<>();
+  /** The current wait between attempts: set once it has ended; null before the first wait. */
+  private volatile @Nullable AtomicBoolean waitEnded;
+  private volatile @Nullable ScheduledFuture<?> retryTimer;
   private volatile int attempts;
 
   WaitingAcquire(LockContext ctx, ReleaseSubscriptions subscriptions, ScheduledExecutorService timer,
@@ -63,16 +69,40 @@ final class WaitingAcquire {
     return result;
   }
 
+  @Override
+  public boolean claim() {
+    AtomicBoolean ended = waitEnded;
+    if (ended == null || result.isDone() || !ended.compareAndSet(false, true)) {
+      return false;
+    }
+    ScheduledFuture<?> timer = retryTimer;
+    if (timer != null) {
+      timer.cancel(false); // only tidiness: the timer would find its wait ended
+    }
+    return true;
+  }
+
+  @Override
+  public void succeed(Handoff handoff) {
+    // Runs even if the caller gave up since the claim: this attempt carries the predecessor's
+    // release, and a lease it gains is released again below (handed on or announced).
+    run(handoff);
+  }
+
   private void attempt() {
     if (result.isDone()) {
       return; // cancelled by the caller, or completed
     }
+    run(null);
+  }
+
+  private void run(@Nullable Handoff handoff) {
     attempts++;
     ReleaseSubscriptions.Waiter w = waiter;
     if (w != null) {
       armed = w.arm();
     }
-    AcquireAttempt.run(ctx, resource, ttl).whenComplete((outcome, bug) -> {
+    AcquireAttempt.run(ctx, resource, ttl, handoff).whenComplete((outcome, bug) -> {
       if (bug != null) {
         result.completeExceptionally(bug);
       } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
@@ -93,7 +123,7 @@ final class WaitingAcquire {
     }
     CompletableFuture<Void> trigger;
     if (waiter == null) {
-      ReleaseSubscriptions.Waiter w = subscriptions.register(ctx.keys().lockKey(resource));
+      ReleaseSubscriptions.Waiter w = subscriptions.register(ctx.keys().lockKey(resource), this);
       waiter = w;
       if (result.isDone()) {
         w.close(); // cancelled while registering: the completion callback may have missed it
@@ -107,6 +137,8 @@ final class WaitingAcquire {
     ScheduledFuture<?> scheduled;
     try {
       scheduled = timer.schedule(() -> fire(fired), delay, TimeUnit.NANOSECONDS);
+      retryTimer = scheduled;
+      waitEnded = fired; // claimable from now on
     } catch (RejectedExecutionException e) {
       // The Redlock was closed after the check above: give up like a closed Redlock does.
       RuntimeException closing = failure.apply(attempts, failed);

@@ -1,5 +1,7 @@
 -- Phase 1 of a fenced acquire: take the lock and read the fence counter, atomically; and, when
--- the client predicts the token, write it in the same step (the one-round-trip path).
+-- the client predicts the token, write it in the same step (the one-round-trip path). Also the
+-- lock step of a local handoff, fenced or not: the released lease's compare-and-delete and the
+-- next acquire in one step (ARGV[5]).
 --
 -- KEYS[1]  lock key L         (value: owner id, expires after ARGV[2] ms)
 -- KEYS[2]  fence key F        (decimal integer, no TTL; shares L's cluster slot)
@@ -7,8 +9,12 @@
 -- KEYS[4]  node high-water mark (the largest token ever written on this node)
 -- ARGV[1]  owner id           (128 random bits, hex)
 -- ARGV[2]  ttl in ms
--- ARGV[3]  "1" to refuse when the marker is missing, "0" to skip that check (unsafe; experiments only)
+-- ARGV[3]  "1" to refuse when the marker is missing, "0" to skip that check (unfenced handoffs,
+--          whose deployments have no markers; for fenced leases unsafe, experiments only)
 -- ARGV[4]  a predicted token T (decimal integer below 2^53), or "0" for none
+-- ARGV[5]  optional: the owner id of a lease being released in favour of this request. L is
+--          deleted first, whatever follows, if it holds that id: exactly what release.lua
+--          would do (unannounced). Without it, the script never deletes L.
 --
 -- The counter read below is F, or the marker's epoch when F does not exist yet (the floor for
 -- new counters), or "0". A prediction is written only if it is above that counter, and only
@@ -23,6 +29,9 @@
 --   { 1, T, 1 }        granted, and F and the high-water mark were raised to the predicted T
 --   { 0, pttl, counter } refused: L is held by another owner for pttl more ms (integer)
 --   {-1, 0, 0 }        this node has no marker: it lost its memory and must not take part
+if ARGV[5] and redis.call('GET', KEYS[1]) == ARGV[5] then
+  redis.call('DEL', KEYS[1])
+end
 local epoch = redis.call('GET', KEYS[3])
 if ARGV[3] == '1' and not epoch then
   return { -1, 0, 0 }

@@ -119,9 +119,57 @@ final class AcquireScriptIT {
     assertThat(redis.command("EXISTS", FENCE)).isEqualTo(0L);
   }
 
+  @Test
+  void handoff_predecessorHoldsTheLock_deletesItAndGrants() {
+    redis.command("SET", FENCE, "5007");
+    redis.command("SET", LOCK, "owner-a", "PX", "60000");
+
+    assertThat(handoff("owner-b", "5008", "1", "owner-a")).containsExactly(1L, "5008", 1L);
+
+    assertThat(redis.command("GET", LOCK)).isEqualTo("owner-b");
+    assertThat(redis.command("GET", FENCE)).isEqualTo("5008");
+  }
+
+  @Test
+  void handoff_anotherOwnerHoldsTheLock_deletesNothingAndRefuses() {
+    redis.command("SET", LOCK, "owner-c", "PX", "60000");
+
+    assertThat(handoff("owner-b", "0", "1", "owner-a").get(0)).isEqualTo(0L);
+
+    assertThat(redis.command("GET", LOCK)).isEqualTo("owner-c");
+  }
+
+  @Test
+  void handoff_markerMissing_stillDeletesThePredecessorButLocksNothing() {
+    redis.command("DEL", KeySpace.NODE_MARKER);
+    redis.command("SET", LOCK, "owner-a", "PX", "60000");
+
+    assertThat(handoff("owner-b", "0", "1", "owner-a")).containsExactly(-1L, 0L, 0L);
+
+    assertThat(redis.command("EXISTS", LOCK)).isEqualTo(0L);
+  }
+
+  @Test
+  void handoff_unfencedWithoutMarkers_grantsAndWritesNoCounter() {
+    redis.command("FLUSHALL"); // an unfenced deployment has no markers
+    redis.command("SET", LOCK, "owner-a", "PX", "60000");
+
+    assertThat(handoff("owner-b", "0", "0", "owner-a")).containsExactly(1L, "0", 0L);
+
+    assertThat(redis.command("GET", LOCK)).isEqualTo("owner-b");
+    assertThat(redis.command("DBSIZE")).isEqualTo(1L);
+  }
+
   @SuppressWarnings("unchecked")
   private static List<Object> acquire(String owner, String predicted) {
     return (List<Object>) redis.command("EVAL", LuaScript.ACQUIRE.source(), "4",
         LOCK, FENCE, KeySpace.NODE_MARKER, KeySpace.NODE_HIGH_WATER, owner, "60000", "1", predicted);
+  }
+
+  /** acquire.lua as a local handoff sends it: the predecessor's owner id as ARGV[5]. */
+  @SuppressWarnings("unchecked")
+  private static List<Object> handoff(String owner, String predicted, String check, String predecessor) {
+    return (List<Object>) redis.command("EVAL", LuaScript.ACQUIRE.source(), "4",
+        LOCK, FENCE, KeySpace.NODE_MARKER, KeySpace.NODE_HIGH_WATER, owner, "60000", check, predicted, predecessor);
   }
 }
