@@ -22,6 +22,11 @@ interface LockSystem extends AutoCloseable {
   /** Whether {@link #acquire} can wait for a held lock; the floors make exactly one attempt. */
   boolean canWait();
 
+  /** Whether the system is only measured where clients contend for one lock (a diagnostic). */
+  default boolean contendedOnly() {
+    return false;
+  }
+
   @Override
   void close();
 

@@ -9,9 +9,9 @@ interface Scenario {
   /** One line saying what is measured, for tables and the plot. */
   String title();
 
-  /** Whether the system can take part (the floors cannot wait for a held lock). */
+  /** Whether the system takes part (the floors cannot wait for a held lock). */
   default boolean accepts(LockSystem system) {
-    return true;
+    return !system.contendedOnly();
   }
 
   /** Warms up, measures, and leaves no lock held. */

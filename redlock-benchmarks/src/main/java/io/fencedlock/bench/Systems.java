@@ -14,6 +14,8 @@ final class Systems implements AutoCloseable {
   static final String FLOOR_N_RELEASE_ALL = "floor-N-release-all";
   static final String FENCED = "redlock-fenced";
   static final String UNFENCED = "redlock-unfenced";
+  /** Diagnostic for scenario 3: one fenced Redlock per client thread, as separate processes. */
+  static final String FENCED_SEPARATE = "redlock-fenced-8-instances";
   static final String REDISSON_REDLOCK = "redisson-redlock";
   static final String REDISSON_FENCED = "redisson-fenced-1";
 
@@ -29,6 +31,7 @@ final class Systems implements AutoCloseable {
       systems.all.add(new FloorSystem(FLOOR_N_RELEASE_ALL, uris, quorum, uris.size()));
       systems.all.add(new OurRedlockSystem(UNFENCED, uris, false));
       systems.all.add(new OurRedlockSystem(FENCED, uris, true));
+      systems.all.add(new SeparateRedlocksSystem(FENCED_SEPARATE, uris, HandoffScenario.CLIENTS));
       systems.all.add(new RedissonRedLockSystem(uris));
       systems.all.add(new RedissonFencedSystem(uris));
     } catch (RuntimeException e) {
