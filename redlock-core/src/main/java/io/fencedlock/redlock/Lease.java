@@ -69,9 +69,10 @@ public interface Lease extends AutoCloseable {
    *
    * <p>If an {@code acquire} of the same {@link Redlock} is waiting for this lock, the release
    * is usually handed to it instead (see {@link RedlockConfig.Builder#maxLocalHandoffs}): each
-   * node deletes this lease's key and locks for the waiter in one script, the release is not
-   * announced to other clients, and this method returns once the waiter's lock step has a
-   * quorum (or cannot get one), at most about one node timeout.
+   * node deletes this lease's key and locks for the waiter in one script, and the release is
+   * not announced to other clients. This method then returns once the waiter's attempt has
+   * finished, at most about three node timeouts; the lock is by then usually held by the
+   * waiter, not free.
    *
    * @return true if the lease was still valid when released, so the work done under it ended
    *     inside its validity; false if it had run out or was already released

@@ -118,8 +118,9 @@ public interface Redlock extends AutoCloseable {
 
   /**
    * Closes every connection and thread this client owns, after the deletes of recent releases
-   * still on their way to slower nodes have finished (at most about two node timeouts), so
-   * closing does not leave lock keys behind. Idempotent.
+   * still on their way to slower nodes, and the attempts of local handoffs in flight, have
+   * finished (at most about three node timeouts), so closing does not leave lock keys behind.
+   * Releases made while or after closing are not handed off. Idempotent.
    */
   @Override
   void close();

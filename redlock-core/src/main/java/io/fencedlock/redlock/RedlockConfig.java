@@ -324,12 +324,14 @@ public final class RedlockConfig {
 
     /**
      * How many times in a row a lock may pass straight from a released lease to an acquire of
-     * the same Redlock that is waiting for it. Such a <em>local handoff</em> sends the release
-     * and the waiter's next attempt to each node back to back on the same connection, so the
-     * waiter is granted one round trip after the release starts, instead of after hearing of
-     * the release and then trying. It is an ordinary release followed by an ordinary attempt
-     * (the same scripts, the same safety); what differs is that the release is not announced,
-     * so acquires waiting in other processes keep waiting for their retry delay while the lock
+     * the same Redlock that is waiting for it. In such a <em>local handoff</em> the waiter's
+     * next attempt carries the release: each node deletes the old lease's key (compare-and-
+     * delete, as a release does) and locks for the waiter in the same script, so the waiter is
+     * granted one round trip after the release starts, instead of after hearing of the release
+     * and then trying. On every node that is a release immediately followed by an acquire, so
+     * safety is the same; unfenced clients run a small script here instead of {@code SET NX
+     * PX}, touching only the lock key. What differs is that the release is not announced, so
+     * acquires waiting in other processes keep waiting for their retry delay while the lock
      * passes between this client's threads. This cap bounds that: after this many local
      * handoffs in a row the release is announced and every waiter competes. 0 turns local
      * handoffs off (every release is announced). Default {@value #DEFAULT_MAX_LOCAL_HANDOFFS}.

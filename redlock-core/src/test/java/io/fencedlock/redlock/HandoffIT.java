@@ -121,10 +121,16 @@ final class HandoffIT {
       nodes.node(3).pause();
       nodes.node(4).pause();
 
+      long scriptsOn0 = Cluster.evalshaCalls(nodes.node(0));
+      long scriptsOn1 = Cluster.evalshaCalls(nodes.node(1));
+
       // The waiter's attempt takes nodes 0 and 1 and times out on the others; its cleanup
       // must announce, or the release it carried would never be heard of.
       holder.release();
       assertThat(waiter).isNotDone();
+      assertThat(Cluster.evalshaCalls(nodes.node(0)) - scriptsOn0)
+          .as("scripts on node 0: the handoff's lock step, then its cleanup").isEqualTo(2);
+      assertThat(Cluster.evalshaCalls(nodes.node(1)) - scriptsOn1).as("scripts on node 1").isEqualTo(2);
       nodes.node(2).resume();
       nodes.node(3).resume();
       nodes.node(4).resume();
@@ -133,6 +139,28 @@ final class HandoffIT {
       assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
       next.release();
     }
+  }
+
+  @Test
+  void close_whileAHandoffIsInFlight_waitsForItsCleanup() {
+    String resource = "handoff:close";
+    Redlock redlock = client(true, RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS, Timing.NODE_TIMEOUT);
+    Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
+    waitFor(redlock, resource);
+    nodes.node(2).pause();
+    nodes.node(3).pause();
+    nodes.node(4).pause();
+
+    holder.releaseAsync(); // the waiter's attempt now waits for the paused nodes
+    redlock.close();
+    nodes.node(2).resume();
+    nodes.node(3).resume();
+    nodes.node(4).resume();
+
+    // Closing waited for the failed attempt's cleanup, sent everywhere before the connections
+    // closed; the paused nodes run it after the lock step queued ahead of it. Otherwise keys
+    // would stay until their TTL, far beyond the await bound.
+    Cluster.awaitNoKey(nodes, resource);
   }
 
   private static Redlock client(boolean fenced, int maxLocalHandoffs, Duration nodeTimeout) {
@@ -148,13 +176,21 @@ final class HandoffIT {
   }
 
   /**
-   * Starts an acquire of {@code resource}, which must be held, and returns once it waits: its
-   * first attempt failed and it subscribed (it is the resource's only waiter).
+   * Starts an acquire of {@code resource}, which must be held by the same client, and returns
+   * once it waits between attempts, where a release can claim it. It is the resource's only
+   * waiter. Its first attempt fails and subscribes; the confirmed subscription starts a second
+   * attempt at once, which fails too, and then the waiter waits for its (endless) retry delay.
+   * Each attempt runs 5 scripts (fenced: the lock step; unfenced: the cleanup after SET NX).
+   * The nodes count them before the client has read the last replies; the few milliseconds
+   * the following INFO requests take cover that.
    */
   private static CompletableFuture<Lease> waitFor(Redlock redlock, String resource) {
+    long scripts = Cluster.evalshaCalls(nodes);
     CompletableFuture<Lease> waiter =
         redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
     await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) == 5);
+    await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(nodes) - scripts == 10);
+    assertThat(waiter).isNotDone();
     return waiter;
   }
 

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -63,7 +64,7 @@ final class TokenMonotonicityIT {
       }
       Future<Integer> crashes = pool.submit(() -> crashMinority(nodes, done));
       for (Future<?> worker : workers) {
-        worker.get();
+        worker.get(Timing.scaled(Duration.ofMinutes(3)).toMillis(), TimeUnit.MILLISECONDS);
       }
       done.set(true);
 

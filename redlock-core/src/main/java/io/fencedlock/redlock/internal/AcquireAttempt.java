@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * skipped: the same write phase 2 would make, made in the same critical section as the read,
  * so one round trip instead of two (docs/analysis.md, section 3).
  *
- * <p>An attempt started by a {@link Handoff} locks with acquire.lua even when unfenced (with
- * the marker check off), so that each node deletes the predecessor's key in the same step.
+ * <p>An attempt started by a {@link Handoff} deletes the predecessor's key in its lock step on
+ * each node: acquire.lua with one more argument when fenced, handoff.lua instead of {@code SET
+ * NX PX} when not.
  */
 final class AcquireAttempt {
 
@@ -44,7 +45,7 @@ final class AcquireAttempt {
   private final long start;
   /** The local handoff that started this attempt, or null for an attempt of its own. */
   private final @Nullable Handoff handoff;
-  /** Whether phase 1 runs acquire.lua (whose refusals prove that nothing was locked). */
+  /** Whether phase 1 runs a script (whose refusals prove that nothing was locked). */
   private final boolean scripted;
   /** The token phase 1 proposes, or 0 for none. */
   private final long predicted;
@@ -74,13 +75,17 @@ final class AcquireAttempt {
   }
 
   /**
-   * Runs one attempt, as the successor in {@code handoff} if not null; the lock step's requests
-   * are sent from the calling thread before this returns.
+   * Runs one attempt, as the successor in {@code handoff} if not null. The future never fails;
+   * a handoff's {@link Handoff#predecessorReleased} completes after it, and {@link
+   * io.fencedlock.redlock.Redlock#close} waits for a handoff's attempt as it waits for a release's deletes.
    */
   static CompletableFuture<Result> run(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
     CompletableFuture<Result> result = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
     if (handoff != null) {
-      // Normally completed when the lock step decides; this only guarantees it completes.
+      ctx.nodes().awaitOnClose(result);
+      // CompletableFuture runs dependents last-registered first (only latency depends on it):
+      // the successor's own, registered by the caller after this returns, run before the
+      // predecessor's release() is told, so the new holder's thread is woken first.
       result.whenComplete((r, e) -> handoff.predecessorReleased().complete(null));
     }
     return result;
@@ -89,21 +94,15 @@ final class AcquireAttempt {
   private CompletableFuture<Result> phase1(boolean mayInitialize) {
     Nodes nodes = ctx.nodes();
     boolean fenced = ctx.config().fencing();
-    List<CompletableFuture<NodeReply>> calls =
-        nodes.fanOut(nodes.all(), i -> scripted ? lockAndRead(i) : plainLock(i));
+    List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(),
+        i -> fenced ? lockAndRead(i) : handoff != null ? plainHandoff(i, handoff.predecessorOwner()) : plainLock(i));
     phase1Settled = calls;
     if (fenced && ctx.config().nodeInitCheck()) {
       calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
     }
-    if (handoff != null) {
-      ctx.nodes().awaitOnClose(calls); // they carry the predecessor's release
-    }
     return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
         .thenCompose(
             round -> {
-              if (handoff != null) {
-                handoff.predecessorReleased().complete(null);
-              }
               if (fenced) {
                 learnCounters(round.replies());
               }
@@ -186,7 +185,7 @@ final class AcquireAttempt {
   }
 
   private CompletableFuture<NodeReply> lockAndRead(int node) {
-    String check = ctx.config().fencing() && ctx.config().nodeInitCheck() ? "1" : "0";
+    String check = ctx.config().nodeInitCheck() ? "1" : "0";
     List<String> args = new ArrayList<>(List.of(owner, Long.toString(ttl.toMillis()), check, Long.toString(predicted)));
     if (handoff != null) {
       args.add(handoff.predecessorOwner());
@@ -218,6 +217,15 @@ final class AcquireAttempt {
       return NodeReply.of(node, NodeStatus.UNINITIALIZED, "no initialization marker: restarted without its data");
     }
     throw new IllegalStateException("unknown status " + status);
+  }
+
+  /** An unfenced handoff's lock step: handoff.lua, which answers in acquire.lua's shape. */
+  private CompletableFuture<NodeReply> plainHandoff(int node, String predecessor) {
+    return ctx.nodes().call(
+        node,
+        n -> n.<List<Object>>script(LuaScript.HANDOFF, ScriptOutputType.MULTI, new String[] {lockKey},
+            owner, Long.toString(ttl.toMillis()), predecessor),
+        reply -> phase1Reply(node, reply));
   }
 
   private CompletableFuture<NodeReply> plainLock(int node) {

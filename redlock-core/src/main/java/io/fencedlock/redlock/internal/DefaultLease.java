@@ -141,29 +141,31 @@ final class DefaultLease implements Lease {
       }
     } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true)));
     boolean wasValid = ctx.ticker().read() < current.deadlineNanos;
-    Optional<ReleaseSubscriptions.Successor> successor = mayHandOff()
+    Optional<ReleaseSubscriptions.Successor> successor = mayHandOff(wasValid)
         ? ctx.releases().claimSuccessor(lockKey)
         : Optional.empty();
-    CompletableFuture<Void> released;
-    if (successor.isPresent()) {
-      Handoff handoff = new Handoff(owner, handoffsInARow + 1, new CompletableFuture<>());
-      successor.get().succeed(handoff);
-      released = handoff.predecessorReleased();
-    } else {
-      released = ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced());
-    }
+    CompletableFuture<Void> released = successor.map(this::handOff)
+        .orElseGet(() -> ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced()));
     return released.thenApply(ignored -> wasValid).minimalCompletionStage();
+  }
+
+  private CompletableFuture<Void> handOff(ReleaseSubscriptions.Successor successor) {
+    Handoff handoff = new Handoff(owner, handoffsInARow + 1, new CompletableFuture<>());
+    successor.succeed(handoff);
+    return handoff.predecessorReleased();
   }
 
   /**
    * Whether this release may pass the lock to a waiter of this client (see {@link
-   * io.fencedlock.redlock.RedlockConfig.Builder#maxLocalHandoffs}): within the cap, and once
-   * every node has answered this lease's acquire, since the successor's script deletes our key
-   * and, unlike a release, is not held back until a slow node's SET has settled. Whether the
-   * lease is still valid does not matter: the script deletes only a key that holds our id.
+   * io.fencedlock.redlock.RedlockConfig.Builder#maxLocalHandoffs}): within the cap; while the
+   * lease is valid (after that another owner may hold the lock, and a waiter handed nothing
+   * would lose its place for nothing); and once every node has answered this lease's acquire
+   * or timed out, since the successor's script deletes our key and, unlike a release, is not
+   * held back until a slow node's SET has settled.
    */
-  private boolean mayHandOff() {
-    return handoffsInARow < ctx.config().maxLocalHandoffs()
+  private boolean mayHandOff(boolean valid) {
+    return valid
+        && handoffsInARow < ctx.config().maxLocalHandoffs()
         && acquireSettled.stream().allMatch(CompletableFuture::isDone);
   }
 

@@ -124,6 +124,7 @@ public final class DefaultRedlock implements Redlock {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      releases.stopHandoffs();
       retries.shutdownNow();
       ctx.nodes().close();
     }

@@ -24,6 +24,7 @@ public record LuaScript(String name, String source, String sha1) {
   public static final LuaScript FENCE = load("fence.lua");
   public static final LuaScript EXTEND = load("extend.lua");
   public static final LuaScript RELEASE = load("release.lua");
+  public static final LuaScript HANDOFF = load("handoff.lua");
   public static final LuaScript INIT_NODE = load("init-node.lua");
 
   static LuaScript load(String name) {

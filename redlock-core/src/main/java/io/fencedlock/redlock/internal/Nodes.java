@@ -31,10 +31,10 @@ final class Nodes implements AutoCloseable {
   private final int quorum;
   private final Duration nodeTimeout;
   /**
-   * Releases (and handoffs, which carry one) whose slower nodes have not answered yet; {@link
-   * #close()} waits for them.
+   * Releases whose slower nodes have not answered yet, and attempts that carry a release (local
+   * handoffs); {@link #close()} waits for them.
    */
-  private final Set<CompletableFuture<Void>> stragglers = ConcurrentHashMap.newKeySet();
+  private final Set<CompletableFuture<?>> stragglers = ConcurrentHashMap.newKeySet();
 
   private Nodes(List<NodeClient> clients, ClientResources resources, Duration nodeTimeout, int quorum) {
     this.clients = clients;
@@ -121,15 +121,14 @@ final class Nodes implements AutoCloseable {
       List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
     String[] args = {owner, ReleaseChannel.of(lockKey)};
     List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode, refusalsProveAbsence);
-    awaitOnClose(calls);
+    awaitOnClose(CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)));
     return QuorumRound.decide(all(), calls, quorum).thenApply(round -> null);
   }
 
-  /** Makes {@link #close()} wait (bounded) for these calls, which must never fail. */
-  void awaitOnClose(List<CompletableFuture<NodeReply>> calls) {
-    CompletableFuture<Void> all = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
-    stragglers.add(all);
-    all.whenComplete((ignored, failure) -> stragglers.remove(all));
+  /** Makes {@link #close()} wait (bounded) for {@code work} to complete. */
+  void awaitOnClose(CompletableFuture<?> work) {
+    stragglers.add(work);
+    work.whenComplete((ignored, failure) -> stragglers.remove(work));
   }
 
   /**
@@ -216,8 +215,9 @@ final class Nodes implements AutoCloseable {
   private void awaitStragglers() {
     CompletableFuture<?>[] pending = stragglers.toArray(CompletableFuture[]::new);
     try {
-      // A release waits at most one node timeout for its acquire to settle, then one for itself.
-      CompletableFuture.allOf(pending).get(2 * nodeTimeout.toNanos() + STRAGGLER_MARGIN_NANOS, TimeUnit.NANOSECONDS);
+      // A release waits at most one node timeout for its acquire to settle, then one for itself;
+      // a handoff's attempt one for each of its two phases, then one for a failure's cleanup.
+      CompletableFuture.allOf(pending).get(3 * nodeTimeout.toNanos() + STRAGGLER_MARGIN_NANOS, TimeUnit.NANOSECONDS);
     } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
       // Cannot happen with bounded, infallible calls; closing anyway only loses a delete whose
       // key still expires with its TTL.

@@ -36,6 +36,8 @@ final class ReleaseSubscriptions {
   private final List<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connections;
   /** Guarded by {@code this}. */
   private final Map<String, Channel> channels = new HashMap<>();
+  /** Guarded by {@code this}: once set, no successor is claimed. */
+  private boolean closing;
 
   ReleaseSubscriptions(Nodes nodes) {
     this.nodes = nodes;
@@ -151,7 +153,7 @@ final class ReleaseSubscriptions {
    */
   synchronized Optional<Successor> claimSuccessor(String lockKey) {
     Channel channel = channels.get(ReleaseChannel.of(lockKey));
-    if (channel == null) {
+    if (channel == null || closing) {
       return Optional.empty();
     }
     for (Waiter waiter : channel.waiters) {
@@ -162,6 +164,14 @@ final class ReleaseSubscriptions {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Stops handoffs, for a closing client: a release from now on deletes and announces, so
+   * that the lock is left free, not passed to an acquire whose client is going away.
+   */
+  synchronized void stopHandoffs() {
+    closing = true;
   }
 
   private synchronized void unregister(Waiter waiter) {

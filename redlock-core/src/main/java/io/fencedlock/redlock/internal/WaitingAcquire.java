@@ -86,7 +86,15 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
   public void succeed(Handoff handoff) {
     // Runs even if the caller gave up since the claim: this attempt carries the predecessor's
     // release, and a lease it gains is released again below (handed on or announced).
-    run(handoff);
+    try {
+      run(handoff);
+    } catch (RuntimeException bug) {
+      // Never expected (attempts report failures in their future), but neither this acquire
+      // nor the predecessor's release() may be left waiting for an attempt that never ran.
+      result.completeExceptionally(bug);
+      handoff.predecessorReleased().complete(null);
+      throw bug;
+    }
   }
 
   private void attempt() {

@@ -1,7 +1,7 @@
 -- Phase 1 of a fenced acquire: take the lock and read the fence counter, atomically; and, when
 -- the client predicts the token, write it in the same step (the one-round-trip path). Also the
--- lock step of a local handoff, fenced or not: the released lease's compare-and-delete and the
--- next acquire in one step (ARGV[5]).
+-- lock step of a fenced local handoff: the released lease's compare-and-delete and the next
+-- acquire in one step (ARGV[5]; handoff.lua is the unfenced counterpart).
 --
 -- KEYS[1]  lock key L         (value: owner id, expires after ARGV[2] ms)
 -- KEYS[2]  fence key F        (decimal integer, no TTL; shares L's cluster slot)
@@ -9,8 +9,7 @@
 -- KEYS[4]  node high-water mark (the largest token ever written on this node)
 -- ARGV[1]  owner id           (128 random bits, hex)
 -- ARGV[2]  ttl in ms
--- ARGV[3]  "1" to refuse when the marker is missing, "0" to skip that check (unfenced handoffs,
---          whose deployments have no markers; for fenced leases unsafe, experiments only)
+-- ARGV[3]  "1" to refuse when the marker is missing, "0" to skip that check (unsafe; experiments only)
 -- ARGV[4]  a predicted token T (decimal integer below 2^53), or "0" for none
 -- ARGV[5]  optional: the owner id of a lease being released in favour of this request. L is
 --          deleted first, whatever follows, if it holds that id: exactly what release.lua

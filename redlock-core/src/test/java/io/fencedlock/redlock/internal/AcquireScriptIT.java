@@ -149,17 +149,6 @@ final class AcquireScriptIT {
     assertThat(redis.command("EXISTS", LOCK)).isEqualTo(0L);
   }
 
-  @Test
-  void handoff_unfencedWithoutMarkers_grantsAndWritesNoCounter() {
-    redis.command("FLUSHALL"); // an unfenced deployment has no markers
-    redis.command("SET", LOCK, "owner-a", "PX", "60000");
-
-    assertThat(handoff("owner-b", "0", "0", "owner-a")).containsExactly(1L, "0", 0L);
-
-    assertThat(redis.command("GET", LOCK)).isEqualTo("owner-b");
-    assertThat(redis.command("DBSIZE")).isEqualTo(1L);
-  }
-
   @SuppressWarnings("unchecked")
   private static List<Object> acquire(String owner, String predicted) {
     return (List<Object>) redis.command("EVAL", LuaScript.ACQUIRE.source(), "4",
