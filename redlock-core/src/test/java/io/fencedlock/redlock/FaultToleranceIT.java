@@ -161,6 +161,23 @@ final class FaultToleranceIT {
   }
 
   @Test
+  void release_noScriptAnsweredAfterTheTimeout_stillDeletesWithEval() throws InterruptedException {
+    try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+      Lease lease = redlock.acquire(resource, Duration.ofSeconds(30), Timing.RETRY_WAIT);
+      // Node 0 forgets the release script (as after a restart) and answers only after the
+      // release has timed out there: the EVAL fallback must still run, or the key stays 30 s.
+      nodes.node(0).command("SCRIPT", "FLUSH");
+      nodes.node(0).pause();
+
+      lease.release(); // returns at the other nodes' quorum
+      Thread.sleep(Timing.NODE_TIMEOUT.multipliedBy(2).toMillis()); // the fault's duration: past the timeout
+      nodes.node(0).resume();
+
+      Cluster.awaitNoKey(nodes, resource);
+    }
+  }
+
+  @Test
   void close_rightAfterRelease_waitsForThePausedNodesDelete() {
     Redlock redlock = Redlock.create(Cluster.config(nodes).build());
     redlock.acquire(resource + ":warmup", TTL, Timing.RETRY_WAIT).release(); // scripts loaded everywhere

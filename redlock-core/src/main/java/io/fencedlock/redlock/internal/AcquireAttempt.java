@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,7 +32,12 @@ final class AcquireAttempt {
 
   record Acquired(DefaultLease lease) implements Result {}
 
-  record Failed(String reason, List<NodeReply> replies) implements Result {}
+  /**
+   * @param splitVote whether the lock step lost to rivals that split the nodes with it, so the
+   *     lock is likely free already ({@link SplitVote})
+   * @param startedAt when the attempt started, on the configured ticker
+   */
+  record Failed(String reason, List<NodeReply> replies, boolean splitVote, long startedAt) implements Result {}
 
   /** Tokens must stay exact in Lua, whose numbers are doubles. */
   static final long MAX_TOKEN = (1L << 53) - 1;
@@ -51,6 +57,8 @@ final class AcquireAttempt {
   private final long predicted;
   /** Per node, 1 once its phase-1 reply said it wrote {@link #predicted}. */
   private final AtomicIntegerArray wrotePrediction;
+  /** Per node, the owner id its phase-1 refusal named (scripts name it; SET NX cannot). */
+  private final AtomicReferenceArray<String> holders;
   /** Per node, completes once its phase-1 request has been answered or has timed out. */
   private List<CompletableFuture<NodeReply>> phase1Settled = List.of();
 
@@ -67,6 +75,7 @@ final class AcquireAttempt {
     long guess = ctx.config().fencing() && ctx.config().tokenPrediction() ? ctx.hints().predict(resource) : 0;
     this.predicted = guess <= MAX_TOKEN ? guess : 0;
     this.wrotePrediction = new AtomicIntegerArray(ctx.nodes().size());
+    this.holders = new AtomicReferenceArray<>(ctx.nodes().size());
   }
 
   /** Runs one attempt; the future never fails. */
@@ -107,7 +116,7 @@ final class AcquireAttempt {
                 learnCounters(round.replies());
               }
               if (!round.reached()) {
-                return fail("no quorum granted the lock", round.replies())
+                return failLockStep(round.replies())
                     .thenCompose(failed -> mayInitialize && fenced ? retryIfNew(calls, failed) : done(failed));
               }
               if (!fenced) {
@@ -176,8 +185,27 @@ final class AcquireAttempt {
    * node timeout.
    */
   private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
-    return ctx.nodes().undoEverywhere(lockKey, owner, phase1Settled, scripted, handoff != null)
-        .thenApply(undone -> new Failed(reason, replies));
+    return undo().thenApply(undone -> new Failed(reason, replies, false, start));
+  }
+
+  /** The same for a lock step without a quorum, telling whether it lost to a split vote. */
+  private CompletableFuture<Result> failLockStep(List<NodeReply> replies) {
+    // After the undo every phase-1 request has settled, so the split is judged on all replies.
+    return undo().thenApply(undone -> new Failed("no quorum granted the lock", replies, splitVote(), start));
+  }
+
+  private CompletableFuture<Void> undo() {
+    return ctx.nodes().undoEverywhere(lockKey, owner, phase1Settled, scripted, handoff != null);
+  }
+
+  private boolean splitVote() {
+    List<NodeReply> settled = new ArrayList<>();
+    List<String> named = new ArrayList<>();
+    for (int node = 0; node < phase1Settled.size(); node++) {
+      settled.add(phase1Settled.get(node).getNow(NodeReply.pending(node)));
+      named.add(holders.get(node));
+    }
+    return SplitVote.isSplit(settled, named, ctx.nodes().quorum());
   }
 
   private static CompletableFuture<Result> done(Result result) {
@@ -210,6 +238,9 @@ final class AcquireAttempt {
       return NodeReply.granted(node, Long.parseLong(reply.get(1).toString()));
     }
     if (status == 0) {
+      if (reply.size() > 3) {
+        holders.set(node, String.valueOf(reply.get(3)));
+      }
       return new NodeReply(node, NodeStatus.REFUSED, Long.parseLong(reply.get(2).toString()),
           "held by another owner for " + reply.get(1) + " ms", null);
     }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * A Lua script loaded once from the classpath, with the SHA-1 digest Redis knows it by, so
@@ -26,6 +27,8 @@ public record LuaScript(String name, String source, String sha1) {
   public static final LuaScript RELEASE = load("release.lua");
   public static final LuaScript HANDOFF = load("handoff.lua");
   public static final LuaScript INIT_NODE = load("init-node.lua");
+  /** Every script, loaded into each node's script cache when the client connects. */
+  public static final List<LuaScript> ALL = List.of(ACQUIRE, FENCE, EXTEND, RELEASE, HANDOFF, INIT_NODE);
 
   static LuaScript load(String name) {
     try (InputStream in = LuaScript.class.getResourceAsStream(DIRECTORY + name)) {

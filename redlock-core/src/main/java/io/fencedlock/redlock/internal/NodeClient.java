@@ -17,6 +17,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
@@ -80,9 +81,11 @@ public final class NodeClient implements AutoCloseable {
   }
 
   /**
-   * Runs a script by EVALSHA, falling back to EVAL when the node does not know it yet. The
-   * fallback is skipped once the call has timed out: sent then, it could reach the node after
-   * a release that was meant to undo it.
+   * Runs a script by EVALSHA, falling back to EVAL when the node does not know it (scripts are
+   * loaded on connect, but a node that restarts behind an open connection forgets them). The
+   * fallback is skipped once the call has timed out, except for release.lua: a late lock step
+   * could reach the node after the release that was meant to undo it, while a late release only
+   * deletes a key of an owner id nobody uses again.
    */
   <T> CompletableFuture<T> script(
       LuaScript script, ScriptOutputType type, String[] keys, String... args) {
@@ -105,7 +108,7 @@ public final class NodeClient implements AutoCloseable {
             redis.<T>evalsha(script.sha1(), type, keys, args).whenComplete((value, failure) -> {
               if (failure == null) {
                 result.complete(value);
-              } else if (isNoScript(failure) && !result.isDone()) {
+              } else if (isNoScript(failure) && (!result.isDone() || script == LuaScript.RELEASE)) {
                 redis.<T>eval(script.source(), type, keys, args).whenComplete(into(result));
               } else {
                 result.completeExceptionally(failure);
@@ -186,13 +189,28 @@ public final class NodeClient implements AutoCloseable {
       }
       CompletableFuture<StatefulRedisConnection<String, String>> next = new CompletableFuture<>();
       if (connection.compareAndSet(current, next)) {
-        client.connectAsync(StringCodec.UTF8, uri).whenComplete((c, failure) -> {
+        client.connectAsync(StringCodec.UTF8, uri).thenCompose(this::loadScripts).whenComplete((c, failure) -> {
           lastConnectFailure = failure == null ? null : Futures.unwrap(failure);
           into(next).accept(c, failure);
         });
         return next;
       }
     }
+  }
+
+  /**
+   * Loads every script before the connection is used, so that the first call of a script on a
+   * node does not answer NOSCRIPT: under load that answer can come after the node timeout, when
+   * the EVAL fallback is skipped, and a cleanup lost that way leaves its key until the TTL.
+   * Failures are ignored (EVALSHA falls back to EVAL); the wait is bounded by the connect timeout.
+   */
+  private CompletionStage<StatefulRedisConnection<String, String>> loadScripts(StatefulRedisConnection<String, String> c) {
+    CompletableFuture<?>[] loads = LuaScript.ALL.stream()
+        .map(script -> c.async().scriptLoad(script.source()).toCompletableFuture())
+        .toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(loads)
+        .orTimeout(uri.getTimeout().toNanos(), TimeUnit.NANOSECONDS)
+        .handle((loaded, failure) -> c);
   }
 
   private static boolean isNoScript(Throwable e) {

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * jitter. So a waiter is granted within a few round trips of a release instead of after half a
  * retry delay on average, and a lost notification costs one retry delay. Between attempts, a
  * lease of the same client that is released may instead claim it and make its next attempt
- * carry the release ({@link Handoff}). Thread-safe: attempts run
+ * carry the release ({@link Handoff}). An attempt that lost to a split vote ({@link SplitVote})
+ * retries after a short random backoff instead of the retry delay. Thread-safe: attempts run
  * one at a time, started from timer, I/O or caller threads; each wait between two attempts is
  * ended exactly once, by whichever of timer, notification or claim gets there first.
  */
@@ -43,6 +44,8 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
   private volatile @Nullable AtomicBoolean waitEnded;
   private volatile @Nullable ScheduledFuture<?> retryTimer;
   private volatile int attempts;
+  /** Split votes lost in a row; each doubles the backoff window. */
+  private volatile int splitsInARow;
 
   WaitingAcquire(LockContext ctx, ReleaseSubscriptions subscriptions, ScheduledExecutorService timer,
       BooleanSupplier closed, BiFunction<Integer, AcquireAttempt.Failed, RuntimeException> failure,
@@ -124,7 +127,13 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
   }
 
   private void retryOrGiveUp(AcquireAttempt.Failed failed) {
-    long delay = ctx.config().retryDelay().toNanos() + jitterNanos();
+    long delay;
+    if (failed.splitVote()) {
+      delay = splitBackoffNanos(failed.startedAt());
+    } else {
+      splitsInARow = 0;
+      delay = retryDelayNanos();
+    }
     if (ctx.ticker().read() + delay > giveUpAt || closed.getAsBoolean()) {
       result.completeExceptionally(failure.apply(attempts, failed));
       return;
@@ -167,8 +176,22 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
     }
   }
 
-  private long jitterNanos() {
+  private long retryDelayNanos() {
     long bound = ctx.config().retryJitter().toNanos();
-    return bound == 0 ? 0 : ThreadLocalRandom.current().nextLong(bound);
+    return ctx.config().retryDelay().toNanos() + (bound == 0 ? 0 : ThreadLocalRandom.current().nextLong(bound));
+  }
+
+  /**
+   * After a split vote the lock is free once the rivals have cleaned up, and each of them
+   * retries too: at a random point of a window that starts at four times the failed attempt's
+   * own duration (a few round trips) and doubles with every split lost in a row, so that one
+   * rival soon retries alone and takes every node. Never longer than the retry delay would be.
+   */
+  private long splitBackoffNanos(long attemptStartedAt) {
+    int splits = Math.min(++splitsInARow, 20);
+    long attemptNanos = Math.max(1, ctx.ticker().read() - attemptStartedAt);
+    long window = Math.min(
+        ctx.config().retryDelay().toNanos() + ctx.config().retryJitter().toNanos(), attemptNanos << (splits + 1));
+    return window <= 0 ? 0 : ThreadLocalRandom.current().nextLong(window);
   }
 }

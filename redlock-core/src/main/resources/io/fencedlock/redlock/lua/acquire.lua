@@ -23,10 +23,11 @@
 -- again rather than refused, so a refusal always means another owner holds L, and the client
 -- may skip the cleanup there.
 --
--- Returns a three-element array {status, value, written}:
+-- Returns an array {status, value, written[, holder]}:
 --   { 1, counter, 0 }  granted; the counter as a decimal string; nothing written
 --   { 1, T, 1 }        granted, and F and the high-water mark were raised to the predicted T
---   { 0, pttl, counter } refused: L is held by another owner for pttl more ms (integer)
+--   { 0, pttl, counter, holder } refused: L is held by the owner id holder for pttl more ms
+--                      (integer); the holder tells a client whether rivals split the nodes
 --   {-1, 0, 0 }        this node has no marker: it lost its memory and must not take part
 if ARGV[5] and redis.call('GET', KEYS[1]) == ARGV[5] then
   redis.call('DEL', KEYS[1])
@@ -36,9 +37,11 @@ if ARGV[3] == '1' and not epoch then
   return { -1, 0, 0 }
 end
 local fence = redis.call('GET', KEYS[2]) or epoch or '0'
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
-    and redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  return { 0, redis.call('PTTL', KEYS[1]), fence }
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  local holder = redis.call('GET', KEYS[1])
+  if holder ~= ARGV[1] then
+    return { 0, redis.call('PTTL', KEYS[1]), fence, holder }
+  end
 end
 local predicted = tonumber(ARGV[4])
 if predicted <= tonumber(fence) then

@@ -7,14 +7,18 @@
 -- ARGV[2]  ttl in ms
 -- ARGV[3]  owner id of the lease being released; L is deleted first if it holds that id
 --
--- Returns acquire.lua's reply shape, {status, value, written}:
---   { 1, 0, 0 }     granted (also when L already holds ARGV[1]: the request was delivered twice,
---                   so a refusal always means another owner)
---   { 0, pttl, 0 }  refused: L is held by another owner for pttl more ms
+-- Returns acquire.lua's reply shape, {status, value, written[, holder]}:
+--   { 1, 0, 0 }          granted (also when L already holds ARGV[1]: the request was delivered
+--                        twice, so a refusal always means another owner)
+--   { 0, pttl, 0, holder } refused: L is held by the owner id holder for pttl more ms
 if redis.call('GET', KEYS[1]) == ARGV[3] then
   redis.call('DEL', KEYS[1])
 end
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) or redis.call('GET', KEYS[1]) == ARGV[1] then
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return { 1, 0, 0 }
 end
-return { 0, redis.call('PTTL', KEYS[1]), 0 }
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  return { 1, 0, 0 }
+end
+return { 0, redis.call('PTTL', KEYS[1]), 0, holder }

@@ -75,7 +75,7 @@ final class AcquireScriptIT {
   }
 
   @Test
-  void heldByAnother_refusesWithTtlAndCounter_andWritesNothing() {
+  void heldByAnother_refusesWithTtlCounterAndHolder_andWritesNothing() {
     redis.command("SET", FENCE, "5010");
     redis.command("SET", LOCK, "owner-a", "PX", "60000");
 
@@ -84,6 +84,7 @@ final class AcquireScriptIT {
     assertThat(reply.get(0)).isEqualTo(0L);
     assertThat((Long) reply.get(1)).isPositive().isLessThanOrEqualTo(60_000L);
     assertThat(reply.get(2)).isEqualTo("5010");
+    assertThat(reply.get(3)).isEqualTo("owner-a");
     assertThat(redis.command("GET", FENCE)).isEqualTo("5010");
     assertThat(redis.command("GET", LOCK)).isEqualTo("owner-a");
   }

@@ -44,13 +44,14 @@ final class HandoffScriptIT {
   }
 
   @Test
-  void anotherOwnerHoldsTheLock_deletesNothingAndRefusesWithItsTtl() {
+  void anotherOwnerHoldsTheLock_deletesNothingAndRefusesWithItsTtlAndName() {
     redis.command("SET", LOCK, "owner-c", "PX", "60000");
 
     List<Object> reply = handoff("owner-b", "owner-a");
 
     assertThat(reply.get(0)).isEqualTo(0L);
     assertThat((Long) reply.get(1)).isPositive().isLessThanOrEqualTo(60_000L);
+    assertThat(reply.get(3)).isEqualTo("owner-c");
     assertThat(redis.command("GET", LOCK)).isEqualTo("owner-c");
   }
 

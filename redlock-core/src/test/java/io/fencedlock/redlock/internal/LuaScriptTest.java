@@ -9,8 +9,8 @@ final class LuaScriptTest {
 
   @Test
   void scripts_loadFromClasspath_withHeaderAndSha1() {
-    for (LuaScript script : List.of(LuaScript.ACQUIRE, LuaScript.FENCE, LuaScript.EXTEND, LuaScript.RELEASE, LuaScript.HANDOFF,
-        LuaScript.INIT_NODE)) {
+    assertThat(LuaScript.ALL).hasSize(6).doesNotHaveDuplicates();
+    for (LuaScript script : LuaScript.ALL) {
       assertThat(script.source()).as(script.name()).contains("KEYS[1]").contains("Returns");
       assertThat(script.sha1()).as(script.name()).matches("[0-9a-f]{40}");
     }
