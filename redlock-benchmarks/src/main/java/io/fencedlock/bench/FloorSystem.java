@@ -1,31 +1,46 @@
 package io.fencedlock.bench;
 
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.RedisFuture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The physical floor of a lock: {@code SET key owner NX PX ttl}, then {@code DEL key}, one
  * round trip each, sent to every node in parallel; the SET step is done at the {@code
  * needed}-th grant, the DEL step at the {@code releaseNeeded}-th reply. With one node this is
  * floor-1; with five nodes and 3/3, floor-N, the least any quorum lock without fencing can do;
- * with 3/5, a diagnostic showing what waiting for every node's delete costs. Not a real lock: DEL is not compare-and-delete
- * and a refused SET is not retried. Thread-safe.
+ * with 3/5, a diagnostic showing what waiting for every node's delete costs. Not a real lock:
+ * DEL is not compare-and-delete and a refused SET is not retried. With {@code
+ * compareAndDelete}, the DEL step is instead the smallest compare-and-delete script (GET,
+ * compare, DEL), as any lock that must not delete a successor's key needs: a diagnostic
+ * separating what that costs from the client's own overhead. Thread-safe.
  */
 final class FloorSystem implements LockSystem {
   private final String name;
   private final LettuceConnections nodes;
   private final int needed;
   private final int releaseNeeded;
+  /** The compare-and-delete script's SHA-1, or null to release with DEL. */
+  private final @Nullable String compareAndDelete;
+
+  private static final String COMPARE_AND_DELETE =
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
   FloorSystem(String name, List<String> uris, int needed, int releaseNeeded) {
+    this(name, uris, needed, releaseNeeded, false);
+  }
+
+  FloorSystem(String name, List<String> uris, int needed, int releaseNeeded, boolean compareAndDelete) {
     this.name = name;
     this.nodes = new LettuceConnections(uris);
     this.needed = needed;
     this.releaseNeeded = releaseNeeded;
+    this.compareAndDelete = compareAndDelete ? nodes.loadEverywhere(COMPARE_AND_DELETE) : null;
   }
 
   @Override
@@ -47,16 +62,18 @@ final class FloorSystem implements LockSystem {
       sets.add(nodes.async(i).set(resource, owner, args));
     }
     if (!QuorumWait.await(sets, needed, "OK"::equals)) {
-      release(resource); // undo partial grants, as a real lock would
+      release(resource, owner); // undo partial grants, as a real lock would
       throw new NotGrantedException(name + ": " + resource + " is held");
     }
-    return () -> release(resource);
+    return () -> release(resource, owner);
   }
 
-  private void release(String resource) {
+  private void release(String resource, String owner) {
     List<RedisFuture<Long>> dels = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {
-      dels.add(nodes.async(i).del(resource));
+      dels.add(compareAndDelete == null
+          ? nodes.async(i).del(resource)
+          : nodes.async(i).evalsha(compareAndDelete, ScriptOutputType.INTEGER, new String[] {resource}, owner));
     }
     QuorumWait.await(dels, releaseNeeded, deleted -> true);
   }

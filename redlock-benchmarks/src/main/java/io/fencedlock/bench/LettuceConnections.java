@@ -36,6 +36,15 @@ final class LettuceConnections implements AutoCloseable {
     return connections.size();
   }
 
+  /** Loads a script into every node's cache, so EVALSHA never answers NOSCRIPT; its SHA-1. */
+  String loadEverywhere(String script) {
+    String sha = null;
+    for (StatefulRedisConnection<String, String> connection : connections) {
+      sha = connection.sync().scriptLoad(script);
+    }
+    return sha;
+  }
+
   RedisAsyncCommands<String, String> async(int node) {
     return connections.get(node).async();
   }

@@ -12,6 +12,8 @@ final class Systems implements AutoCloseable {
   static final String FLOOR_N = "floor-N";
   /** Diagnostic: floor-N whose release waits for all nodes (what our release() did before 0b7f843). */
   static final String FLOOR_N_RELEASE_ALL = "floor-N-release-all";
+  /** Diagnostic: floor-N whose release is the smallest compare-and-delete script. */
+  static final String FLOOR_N_CAD = "floor-N-cad";
   static final String FENCED = "redlock-fenced";
   static final String UNFENCED = "redlock-unfenced";
   /** Diagnostic for scenario 3: one fenced Redlock per client thread, as separate processes. */
@@ -29,6 +31,7 @@ final class Systems implements AutoCloseable {
       systems.all.add(new FloorSystem(FLOOR_1, uris.subList(0, 1), 1, 1));
       systems.all.add(new FloorSystem(FLOOR_N, uris, quorum, quorum));
       systems.all.add(new FloorSystem(FLOOR_N_RELEASE_ALL, uris, quorum, uris.size()));
+      systems.all.add(new FloorSystem(FLOOR_N_CAD, uris, quorum, quorum, true));
       systems.all.add(new OurRedlockSystem(UNFENCED, uris, false));
       systems.all.add(new OurRedlockSystem(FENCED, uris, true));
       systems.all.add(new SeparateRedlocksSystem(FENCED_SEPARATE, uris, HandoffScenario.CLIENTS));

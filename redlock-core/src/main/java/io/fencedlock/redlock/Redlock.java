@@ -93,8 +93,11 @@ public interface Redlock extends AutoCloseable {
   Optional<Lease> tryAcquire(String resource, Duration ttl);
 
   /**
-   * Tries to acquire the lock, retrying after {@link RedlockConfig#retryDelay()} plus random
-   * jitter until {@code maxWait} has passed. A {@code maxWait} of zero makes one attempt.
+   * Tries to acquire the lock, retrying until {@code maxWait} has passed: after {@link
+   * RedlockConfig#retryDelay()} plus random jitter, or sooner when the lock's release is
+   * announced, when a lease of this client hands it over, or when the attempt lost to a split
+   * vote (rivals took different nodes and none a quorum; it then retries after a short random
+   * backoff). A {@code maxWait} of zero makes one attempt.
    *
    * @throws LockAcquisitionException if no attempt succeeded; carries each node's outcome
    * @throws IllegalArgumentException if {@code resource} is blank, the TTL is invalid or

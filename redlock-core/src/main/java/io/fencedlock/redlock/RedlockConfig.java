@@ -226,7 +226,9 @@ public final class RedlockConfig {
     }
 
     /**
-     * The pause between two attempts of {@link Redlock#acquire}. Default 100 ms.
+     * The pause between two attempts of {@link Redlock#acquire}, unless a release notification,
+     * a local handoff or a split vote (see {@link Redlock#acquire}) starts the next one
+     * sooner; it also caps the backoff after split votes. Default 100 ms.
      *
      * @throws IllegalArgumentException if negative
      */

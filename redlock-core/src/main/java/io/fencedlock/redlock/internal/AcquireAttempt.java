@@ -89,9 +89,13 @@ final class AcquireAttempt {
    * io.fencedlock.redlock.Redlock#close} waits for a handoff's attempt as it waits for a release's deletes.
    */
   static CompletableFuture<Result> run(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
-    CompletableFuture<Result> result = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
+    CompletableFuture<Void> finished = new CompletableFuture<>();
     if (handoff != null) {
-      ctx.nodes().awaitOnClose(result);
+      ctx.nodes().awaitOnClose(finished); // before sending, so a close() from now on waits for it
+    }
+    CompletableFuture<Result> result = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
+    result.whenComplete((r, e) -> finished.complete(null));
+    if (handoff != null) {
       // CompletableFuture runs dependents last-registered first (only latency depends on it):
       // the successor's own, registered by the caller after this returns, run before the
       // predecessor's release() is told, so the new holder's thread is woken first.

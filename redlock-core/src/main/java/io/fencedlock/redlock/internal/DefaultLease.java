@@ -7,12 +7,15 @@ import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A lease held by one {@link DefaultRedlock}. Thread-safe; see {@link Lease}. */
 final class DefaultLease implements Lease {
+  private static final Logger log = LoggerFactory.getLogger(DefaultLease.class);
 
   /** What changes over a lease's life, swapped atomically. */
   private record State(long deadlineNanos, int extensions, boolean released) {}
@@ -151,7 +154,12 @@ final class DefaultLease implements Lease {
 
   private CompletableFuture<Void> handOff(ReleaseSubscriptions.Successor successor) {
     Handoff handoff = new Handoff(owner, handoffsInARow + 1, new CompletableFuture<>());
-    successor.succeed(handoff);
+    try {
+      successor.succeed(handoff);
+    } catch (RuntimeException bug) {
+      log.warn("handing the lock on '{}' to a waiter failed; releasing it instead", resource, bug);
+      return ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced());
+    }
     return handoff.predecessorReleased();
   }
 

@@ -120,8 +120,10 @@ final class Nodes implements AutoCloseable {
   CompletableFuture<Void> releaseLease(String lockKey, String owner,
       List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
     String[] args = {owner, ReleaseChannel.of(lockKey)};
+    CompletableFuture<Void> allDone = new CompletableFuture<>();
+    awaitOnClose(allDone); // before sending, so a close() from now on waits for the deletes
     List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode, refusalsProveAbsence);
-    awaitOnClose(CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)));
+    CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> allDone.complete(null));
     return QuorumRound.decide(all(), calls, quorum).thenApply(round -> null);
   }
 

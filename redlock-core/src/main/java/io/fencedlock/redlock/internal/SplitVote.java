@@ -22,7 +22,7 @@ final class SplitVote {
    * @return true if a quorum of nodes answered (granted or refused, so the cluster is up and a
    *     quick retry cannot spin against a down majority), some refused, and no owner named in
    *     a refusal holds a quorum, or could, even if every node whose answer is unknown (timed
-   *     out, failed, not yet answered) were its
+   *     out, failed, not yet answered, uninitialized) were its
    */
   static boolean isSplit(List<NodeReply> replies, List<@Nullable String> holders, int quorum) {
     int answered = 0;
@@ -40,7 +40,8 @@ final class SplitVote {
             heldBy.merge(holder, 1, Integer::sum);
           }
         }
-        case UNINITIALIZED -> { } // takes no part in any quorum
+        // An uninitialized node forgot what it held: its holder may still have a valid lease
+        // counting it, so it is as unknown as a node that did not answer.
         default -> unknown++;
       }
     }

@@ -27,6 +27,7 @@ import org.jspecify.annotations.Nullable;
  * ended exactly once, by whichever of timer, notification or claim gets there first.
  */
 final class WaitingAcquire implements ReleaseSubscriptions.Successor {
+  private static final int MAX_SPLIT_DOUBLINGS = 8;
 
   private final LockContext ctx;
   private final ReleaseSubscriptions subscriptions;
@@ -44,8 +45,10 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
   private volatile @Nullable AtomicBoolean waitEnded;
   private volatile @Nullable ScheduledFuture<?> retryTimer;
   private volatile int attempts;
-  /** Split votes lost in a row; each doubles the backoff window. */
+  /** Split votes lost in a row; each doubles the backoff window, up to {@link #MAX_SPLIT_DOUBLINGS}. */
   private volatile int splitsInARow;
+  /** The duration of the attempt that lost the first split of the current run of them. */
+  private volatile long firstSplitAttemptNanos;
 
   WaitingAcquire(LockContext ctx, ReleaseSubscriptions subscriptions, ScheduledExecutorService timer,
       BooleanSupplier closed, BiFunction<Integer, AcquireAttempt.Failed, RuntimeException> failure,
@@ -92,10 +95,9 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
     try {
       run(handoff);
     } catch (RuntimeException bug) {
-      // Never expected (attempts report failures in their future), but neither this acquire
-      // nor the predecessor's release() may be left waiting for an attempt that never ran.
+      // Never expected (attempts report failures in their future), but this acquire must not
+      // wait for an attempt that never ran; the releasing lease falls back to a release.
       result.completeExceptionally(bug);
-      handoff.predecessorReleased().complete(null);
       throw bug;
     }
   }
@@ -151,11 +153,13 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
       trigger = armed;
     }
     AtomicBoolean fired = new AtomicBoolean();
+    // Claimable before the timer exists: a timer due at once could otherwise run the next
+    // attempt, and that attempt's wait be overwritten here by this (already ended) one.
+    waitEnded = fired;
     ScheduledFuture<?> scheduled;
     try {
       scheduled = timer.schedule(() -> fire(fired), delay, TimeUnit.NANOSECONDS);
       retryTimer = scheduled;
-      waitEnded = fired; // claimable from now on
     } catch (RejectedExecutionException e) {
       // The Redlock was closed after the check above: give up like a closed Redlock does.
       RuntimeException closing = failure.apply(attempts, failed);
@@ -183,15 +187,18 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
 
   /**
    * After a split vote the lock is free once the rivals have cleaned up, and each of them
-   * retries too: at a random point of a window that starts at four times the failed attempt's
-   * own duration (a few round trips) and doubles with every split lost in a row, so that one
-   * rival soon retries alone and takes every node. Never longer than the retry delay would be.
+   * retries too: at a random point of a window that starts at four times the duration of the
+   * attempt that lost the first split (a few round trips) and doubles with every split lost
+   * in a row, up to 2^{@value #MAX_SPLIT_DOUBLINGS} times that, so that one rival soon retries
+   * alone and takes every node. Never longer than the retry delay plus its jitter.
    */
   private long splitBackoffNanos(long attemptStartedAt) {
-    int splits = Math.min(++splitsInARow, 20);
-    long attemptNanos = Math.max(1, ctx.ticker().read() - attemptStartedAt);
-    long window = Math.min(
-        ctx.config().retryDelay().toNanos() + ctx.config().retryJitter().toNanos(), attemptNanos << (splits + 1));
+    int splits = ++splitsInARow;
+    if (splits == 1) {
+      firstSplitAttemptNanos = Math.max(1, ctx.ticker().read() - attemptStartedAt);
+    }
+    long window = Math.min(ctx.config().retryDelay().toNanos() + ctx.config().retryJitter().toNanos(),
+        firstSplitAttemptNanos << (Math.min(splits, MAX_SPLIT_DOUBLINGS) + 1));
     return window <= 0 ? 0 : ThreadLocalRandom.current().nextLong(window);
   }
 }
