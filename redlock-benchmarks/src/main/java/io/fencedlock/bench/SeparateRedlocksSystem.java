@@ -53,20 +53,6 @@ final class SeparateRedlocksSystem implements LockSystem {
 
   @Override
   public void close() {
-    RuntimeException failure = null;
-    for (OurRedlockSystem instance : instances) {
-      try {
-        instance.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Systems.closeAll(instances);
   }
 }

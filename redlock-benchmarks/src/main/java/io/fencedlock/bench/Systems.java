@@ -54,8 +54,13 @@ final class Systems implements AutoCloseable {
 
   @Override
   public void close() {
+    closeAll(all);
+  }
+
+  /** Closes every system, even if some fail; rethrows the first failure with the rest suppressed. */
+  static void closeAll(List<? extends LockSystem> systems) {
     RuntimeException failure = null;
-    for (LockSystem system : all) {
+    for (LockSystem system : systems) {
       try {
         system.close();
       } catch (RuntimeException e) {
