@@ -27,20 +27,25 @@ final class FloorSystem implements LockSystem {
   private final int releaseNeeded;
   /** The compare-and-delete script's SHA-1, or null to release with DEL. */
   private final @Nullable String compareAndDelete;
+  /** The only scenario a diagnostic variant takes part in, or null for every one. */
+  private final @Nullable String onlyScenario;
 
   private static final String COMPARE_AND_DELETE =
       "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
   FloorSystem(String name, List<String> uris, int needed, int releaseNeeded) {
-    this(name, uris, needed, releaseNeeded, false);
+    this(name, uris, needed, releaseNeeded, false, null);
   }
 
-  FloorSystem(String name, List<String> uris, int needed, int releaseNeeded, boolean compareAndDelete) {
+  /** A diagnostic variant, measured only in {@code onlyScenario} (null: every scenario). */
+  FloorSystem(String name, List<String> uris, int needed, int releaseNeeded, boolean compareAndDelete,
+      @Nullable String onlyScenario) {
     this.name = name;
     this.nodes = new LettuceConnections(uris);
     this.needed = needed;
     this.releaseNeeded = releaseNeeded;
     this.compareAndDelete = compareAndDelete ? nodes.loadEverywhere(COMPARE_AND_DELETE) : null;
+    this.onlyScenario = onlyScenario;
   }
 
   @Override
@@ -51,6 +56,11 @@ final class FloorSystem implements LockSystem {
   @Override
   public boolean canWait() {
     return false;
+  }
+
+  @Override
+  public boolean takesPart(String scenarioId) {
+    return onlyScenario == null || onlyScenario.equals(scenarioId);
   }
 
   @Override

@@ -29,7 +29,7 @@ final class HandoffScenario implements Scenario {
 
   @Override
   public boolean accepts(LockSystem system) {
-    return system.canWait();
+    return system.canWait() && system.takesPart(id());
   }
 
   @Override

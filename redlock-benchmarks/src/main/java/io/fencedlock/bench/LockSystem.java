@@ -22,9 +22,12 @@ interface LockSystem extends AutoCloseable {
   /** Whether {@link #acquire} can wait for a held lock; the floors make exactly one attempt. */
   boolean canWait();
 
-  /** Whether the system is only measured where clients contend for one lock (a diagnostic). */
-  default boolean contendedOnly() {
-    return false;
+  /**
+   * Whether the system takes part in the scenario with this id. Every system takes part in
+   * every scenario it can run; a diagnostic only in the one it explains, to keep a run short.
+   */
+  default boolean takesPart(String scenarioId) {
+    return true;
   }
 
   @Override

@@ -11,7 +11,7 @@ interface Scenario {
 
   /** Whether the system takes part (the floors cannot wait for a held lock). */
   default boolean accepts(LockSystem system) {
-    return !system.contendedOnly();
+    return system.takesPart(id());
   }
 
   /** Warms up, measures, and leaves no lock held. */

@@ -42,8 +42,8 @@ final class SeparateRedlocksSystem implements LockSystem {
   }
 
   @Override
-  public boolean contendedOnly() {
-    return true;
+  public boolean takesPart(String scenarioId) {
+    return scenarioId.equals("3"); // the contended scenario
   }
 
   @Override
