@@ -105,8 +105,7 @@ final class Nodes implements AutoCloseable {
    */
   CompletableFuture<Void> undoEverywhere(String lockKey, String owner,
       List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence, boolean announce) {
-    String[] args = announce ? new String[] {owner, ReleaseChannel.of(lockKey)} : new String[] {owner};
-    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode, refusalsProveAbsence);
+    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, owner, announce, settledPerNode, refusalsProveAbsence);
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
@@ -119,10 +118,9 @@ final class Nodes implements AutoCloseable {
    */
   CompletableFuture<Void> releaseLease(String lockKey, String owner,
       List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
-    String[] args = {owner, ReleaseChannel.of(lockKey)};
     CompletableFuture<Void> allDone = new CompletableFuture<>();
     awaitOnClose(allDone); // before sending, so a close() from now on waits for the deletes
-    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, args, settledPerNode, refusalsProveAbsence);
+    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, owner, true, settledPerNode, refusalsProveAbsence);
     CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> allDone.complete(null));
     return QuorumRound.decide(all(), calls, quorum).thenApply(round -> null);
   }
@@ -144,9 +142,12 @@ final class Nodes implements AutoCloseable {
    * <p>A node's delete is sent only once that node's acquire request has settled ({@code
    * settledPerNode}, indexed by node), so it can never overtake the SET it must undo, while the
    * other nodes need not wait for a slow one. A reply is GRANTED where a key of ours was deleted.
+   * With {@code announce}, each node that deletes publishes the owner id on the key's {@link
+   * ReleaseChannel}.
    */
-  private List<CompletableFuture<NodeReply>> deleteEverywhere(String lockKey, String[] args,
+  private List<CompletableFuture<NodeReply>> deleteEverywhere(String lockKey, String owner, boolean announce,
       List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
+    String[] args = announce ? new String[] {owner, ReleaseChannel.of(lockKey)} : new String[] {owner};
     return fanOut(
         all(),
         node ->
