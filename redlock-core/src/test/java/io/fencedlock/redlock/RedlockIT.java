@@ -163,6 +163,8 @@ final class RedlockIT {
   @Test
   void extend_keyDeletedOnAMajority_returnsFalseAndRecreatesNothing() {
     Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
+    // acquire returns at the third grant; a later SET must not land after the DELs below.
+    await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
     for (int i = 0; i < 3; i++) {
       nodes.node(i).command("DEL", resource);
     }
