@@ -36,17 +36,21 @@ public final class NodeClient implements AutoCloseable {
   private final RedisURI uri;
   private final io.lettuce.core.RedisClient client;
   private final long timeoutNanos;
+  /** Bounds requests that take the node timeout; shared by the nodes, closed by their owner. */
+  private final RequestTimer timer;
   private final AtomicReference<CompletableFuture<StatefulRedisConnection<String, String>>>
       connection = new AtomicReference<>();
   private volatile boolean closed;
   /** Why the last connect failed, to explain "not connected" while the next one is pending. */
   private volatile @Nullable Throwable lastConnectFailure;
 
-  NodeClient(String uriText, ClientResources resources, Duration nodeTimeout, Duration connectTimeout) {
+  /** @param timer bounds requests by the node timeout, which it was made with */
+  NodeClient(String uriText, ClientResources resources, RequestTimer timer, Duration connectTimeout) {
+    this.timer = timer;
     this.uri = RedisURI.create(uriText);
     this.uri.setTimeout(connectTimeout);
     this.label = uri.getHost() + ":" + uri.getPort();
-    this.timeoutNanos = nodeTimeout.toNanos();
+    this.timeoutNanos = timer.timeoutNanos();
     this.client = io.lettuce.core.RedisClient.create(resources);
     this.client.setOptions(options(connectTimeout));
   }
@@ -153,7 +157,9 @@ public final class NodeClient implements AutoCloseable {
       return CompletableFuture.failedFuture(new RedisConnectionException(
           "not connected to " + label + (last == null ? " yet" : ": " + Replies.describe(last))));
     }
-    CompletableFuture<T> result = new CompletableFuture<T>().orTimeout(timeout, TimeUnit.NANOSECONDS);
+    CompletableFuture<T> result = timeout == timer.timeoutNanos()
+        ? timer.bound(new CompletableFuture<>())
+        : new CompletableFuture<T>().orTimeout(timeout, TimeUnit.NANOSECONDS); // rare administrative calls
     request.accept(current.join().async(), result);
     return result;
   }

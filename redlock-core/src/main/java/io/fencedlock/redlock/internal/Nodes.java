@@ -27,6 +27,7 @@ final class Nodes implements AutoCloseable {
 
   private final List<NodeClient> clients;
   private final ClientResources resources;
+  private final RequestTimer timer;
   private final Replies replies;
   private final int quorum;
   private final Duration nodeTimeout;
@@ -36,9 +37,10 @@ final class Nodes implements AutoCloseable {
    */
   private final Set<CompletableFuture<?>> stragglers = ConcurrentHashMap.newKeySet();
 
-  private Nodes(List<NodeClient> clients, ClientResources resources, Duration nodeTimeout, int quorum) {
+  private Nodes(List<NodeClient> clients, ClientResources resources, RequestTimer timer, Duration nodeTimeout, int quorum) {
     this.clients = clients;
     this.resources = resources;
+    this.timer = timer;
     this.replies = new Replies(nodeTimeout);
     this.quorum = quorum;
     this.nodeTimeout = nodeTimeout;
@@ -52,11 +54,12 @@ final class Nodes implements AutoCloseable {
             // Reconnect quickly after a node restarts; the default backs off up to 30 s.
             .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
             .build();
+    RequestTimer timer = new RequestTimer(config.nodeTimeout(), "redlock-timeouts");
     List<NodeClient> clients = new ArrayList<>();
     for (String uri : config.nodes()) {
-      clients.add(new NodeClient(uri, resources, config.nodeTimeout(), config.connectTimeout()));
+      clients.add(new NodeClient(uri, resources, timer, config.connectTimeout()));
     }
-    return new Nodes(List.copyOf(clients), resources, config.nodeTimeout(), config.quorum());
+    return new Nodes(List.copyOf(clients), resources, timer, config.nodeTimeout(), config.quorum());
   }
 
   int size() {
@@ -210,6 +213,7 @@ final class Nodes implements AutoCloseable {
       }
     }
     resources.shutdown(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+    timer.close(); // last: requests the clients' shutdown left unanswered fail now
     if (failure != null) {
       throw failure;
     }
