@@ -12,9 +12,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The physical floor of a lock: {@code SET key owner NX PX ttl}, then {@code DEL key}, one
  * round trip each, sent to every node in parallel; the SET step is done at the {@code
- * needed}-th grant, the DEL step at the {@code releaseNeeded}-th reply. With one node this is
- * floor-1; with five nodes and 3/3, floor-N, the least any quorum lock without fencing can do;
- * with 3/5, a diagnostic showing what waiting for every node's delete costs. Not a real lock:
+ * needed}-th grant, the DEL step at the {@code needed}-th reply. With one node this is
+ * floor-1; with five nodes and 3, floor-N, the least any quorum lock without fencing can do.
+ * Not a real lock:
  * DEL is not compare-and-delete and a refused SET is not retried. With {@code
  * compareAndDelete}, the DEL step is instead the smallest compare-and-delete script (GET,
  * compare, DEL), as any lock that must not delete a successor's key needs: a diagnostic
@@ -24,7 +24,6 @@ final class FloorSystem implements LockSystem {
   private final String name;
   private final LettuceConnections nodes;
   private final int needed;
-  private final int releaseNeeded;
   /** The compare-and-delete script's SHA-1, or null to release with DEL. */
   private final @Nullable String compareAndDelete;
   /** The only scenario a diagnostic variant takes part in, or null for every one. */
@@ -33,17 +32,16 @@ final class FloorSystem implements LockSystem {
   private static final String COMPARE_AND_DELETE =
       "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
-  FloorSystem(String name, List<String> uris, int needed, int releaseNeeded) {
-    this(name, uris, needed, releaseNeeded, false, null);
+  FloorSystem(String name, List<String> uris, int needed) {
+    this(name, uris, needed, false, null);
   }
 
   /** A diagnostic variant, measured only in {@code onlyScenario} (null: every scenario). */
-  FloorSystem(String name, List<String> uris, int needed, int releaseNeeded, boolean compareAndDelete,
+  FloorSystem(String name, List<String> uris, int needed, boolean compareAndDelete,
       @Nullable String onlyScenario) {
     this.name = name;
     this.nodes = new LettuceConnections(uris);
     this.needed = needed;
-    this.releaseNeeded = releaseNeeded;
     this.compareAndDelete = compareAndDelete ? nodes.loadEverywhere(COMPARE_AND_DELETE) : null;
     this.onlyScenario = onlyScenario;
   }
@@ -85,7 +83,7 @@ final class FloorSystem implements LockSystem {
           ? nodes.async(i).del(resource)
           : nodes.async(i).evalsha(compareAndDelete, ScriptOutputType.INTEGER, new String[] {resource}, owner));
     }
-    QuorumWait.await(dels, releaseNeeded, deleted -> true);
+    QuorumWait.await(dels, needed, deleted -> true);
   }
 
   @Override

@@ -131,11 +131,16 @@ final class DefaultLease implements Lease {
 
   @Override
   public boolean release() {
-    return Futures.await(releaseAsync());
+    return Futures.await(releasing());
   }
 
   @Override
   public CompletionStage<Boolean> releaseAsync() {
+    return releasing().minimalCompletionStage();
+  }
+
+  /** Starts the release once; the future completes like {@link #releaseAsync()}'s stage. */
+  private CompletableFuture<Boolean> releasing() {
     State current;
     do {
       current = state.get();
@@ -149,7 +154,7 @@ final class DefaultLease implements Lease {
         : Optional.empty();
     CompletableFuture<Void> released = successor.map(this::handOff)
         .orElseGet(() -> ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced()));
-    return released.thenApply(ignored -> wasValid).minimalCompletionStage();
+    return released.thenApply(ignored -> wasValid);
   }
 
   private CompletableFuture<Void> handOff(ReleaseSubscriptions.Successor successor) {

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * One Redis master: a single Lettuce connection, opened lazily and reopened after a failed
@@ -122,7 +123,9 @@ public final class NodeClient implements AutoCloseable {
 
   /** Plain {@code SET key value NX PX ttl}, as every Redlock client sends it. */
   CompletableFuture<String> setNxPx(String key, String value, long ttlMillis) {
-    return timed((redis, result) -> redis.set(key, value, SetArgs.Builder.nx().px(ttlMillis)).whenComplete(into(result)));
+    // The command's own future, bounded directly: no fallback can follow a SET, so it needs no
+    // separate result (Lettuce ignores a reply to a command that was already completed).
+    return send(redis -> timer.bound(redis.set(key, value, SetArgs.Builder.nx().px(ttlMillis)).toCompletableFuture()));
   }
 
   /** One CONFIG GET parameter (Redis before 7 takes one per call); empty if unknown. */
@@ -151,17 +154,32 @@ public final class NodeClient implements AutoCloseable {
 
   private <T> CompletableFuture<T> timed(
       long timeout, BiConsumer<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
+    return send(redis -> {
+      CompletableFuture<T> result = timeout == timer.timeoutNanos()
+          ? timer.bound(new CompletableFuture<>())
+          : new CompletableFuture<T>().orTimeout(timeout, TimeUnit.NANOSECONDS); // rare administrative calls
+      request.accept(redis, result);
+      return result;
+    });
+  }
+
+  /** Runs {@code request} on the established connection's commands, or fails at once (see {@link #timed}). */
+  private <T> CompletableFuture<T> send(Function<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
     CompletableFuture<StatefulRedisConnection<String, String>> current = connection();
     if (!current.isDone() || current.isCompletedExceptionally()) {
-      Throwable last = current.isDone() ? failureOf(current) : lastConnectFailure;
-      return CompletableFuture.failedFuture(new RedisConnectionException(
-          "not connected to " + label + (last == null ? " yet" : ": " + Replies.describe(last))));
+      return CompletableFuture.failedFuture(notConnected(current));
     }
-    CompletableFuture<T> result = timeout == timer.timeoutNanos()
-        ? timer.bound(new CompletableFuture<>())
-        : new CompletableFuture<T>().orTimeout(timeout, TimeUnit.NANOSECONDS); // rare administrative calls
-    request.accept(current.join().async(), result);
-    return result;
+    return request.apply(current.join().async());
+  }
+
+  /**
+   * Why a request cannot be sent: {@code current}, from {@link #connection()}, is pending (a
+   * new connect after a failed one; the failure before it is the reason) or failed (closed).
+   */
+  private RedisConnectionException notConnected(CompletableFuture<?> current) {
+    Throwable last = current.isDone() ? failureOf(current) : lastConnectFailure;
+    return new RedisConnectionException(
+        "not connected to " + label + (last == null ? " yet" : ": " + Replies.describe(last)));
   }
 
   private static <T> BiConsumer<T, Throwable> into(CompletableFuture<T> result) {

@@ -151,17 +151,32 @@ final class Nodes implements AutoCloseable {
   private List<CompletableFuture<NodeReply>> deleteEverywhere(String lockKey, String owner, boolean announce,
       List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
     String[] args = announce ? new String[] {owner, ReleaseChannel.of(lockKey)} : new String[] {owner};
-    return fanOut(
-        all(),
-        node ->
-            settledPerNode.get(node)
-                .handle((acquired, failure) -> acquired != null && acquired.tookNothing(refusalsProveAbsence))
-                .thenCompose(skip -> skip
-                    ? CompletableFuture.completedFuture(NodeReply.of(node, NodeStatus.REFUSED, "never locked there"))
-                    : call(
-                        node,
-                        n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args),
-                        deleted -> deleted == 1L ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"))));
+    String[] keys = {lockKey};
+    return fanOut(all(), node -> {
+      CompletableFuture<NodeReply> settled = settledPerNode.get(node);
+      if (settled.isDone()) { // the usual case: no need to chain on it
+        return tookNothing(settled, refusalsProveAbsence) ? neverLocked(node) : release(node, keys, args);
+      }
+      return settled
+          .handle((acquired, failure) -> acquired != null && acquired.tookNothing(refusalsProveAbsence))
+          .thenCompose(skip -> skip ? neverLocked(node) : release(node, keys, args));
+    });
+  }
+
+  private static boolean tookNothing(CompletableFuture<NodeReply> settled, boolean refusalsProveAbsence) {
+    NodeReply acquired = settled.isCompletedExceptionally() ? null : settled.join();
+    return acquired != null && acquired.tookNothing(refusalsProveAbsence);
+  }
+
+  private static CompletableFuture<NodeReply> neverLocked(int node) {
+    return CompletableFuture.completedFuture(NodeReply.of(node, NodeStatus.REFUSED, "never locked there"));
+  }
+
+  private CompletableFuture<NodeReply> release(int node, String[] keys, String[] args) {
+    return call(
+        node,
+        n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, keys, args),
+        deleted -> deleted == 1L ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"));
   }
 
   /** Per-node outcomes in configuration order; nodes without a reply are PENDING. */
