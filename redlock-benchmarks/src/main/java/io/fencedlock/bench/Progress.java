@@ -24,8 +24,14 @@ final class Progress {
   }
 
   void finished(Stats stats, String firstError) {
+    finished("", stats, firstError);
+  }
+
+  /** The same for one of several systems measured together, named. */
+  void finished(String system, Stats stats, String firstError) {
     done++;
-    out.printf(Locale.ROOT, "         p50 %.1f us, p99 %.1f us, %.0f ops/s%s%n", stats.p50(), stats.p99(),
+    out.printf(Locale.ROOT, "         %sp50 %.1f us, p99 %.1f us, %.0f ops/s%s%n",
+        system.isEmpty() ? "" : String.format(Locale.ROOT, "%-18s ", system), stats.p50(), stats.p99(),
         stats.opsPerSec(), stats.errors() > 0 ? ", " + stats.errors() + " errors, first: " + firstError : "");
   }
 }

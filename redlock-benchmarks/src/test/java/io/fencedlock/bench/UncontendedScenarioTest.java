@@ -1,0 +1,86 @@
+package io.fencedlock.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/** Turn taking, with stand-in systems whose operation takes about a millisecond: no Redis. */
+final class UncontendedScenarioTest {
+
+  @Test
+  void runInTurns_measuresEverySystemForTheWindow_inAlternatingTurns() {
+    List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    List<LockSystem> systems = List.of(new StandIn("a", calls), new StandIn("b", calls), new StandIn("c", calls));
+    Duration measure = Duration.ofMillis(600);
+
+    List<Measurement> measurements =
+        new UncontendedScenario("1", "test").runInTurns(systems, new Window(Duration.ZERO, measure));
+
+    assertThat(measurements).hasSize(3);
+    assertThat(measurements).allSatisfy(m -> {
+      assertThat(m.elapsedNanos()).isGreaterThanOrEqualTo(measure.toNanos());
+      assertThat(m.latencies().getTotalCount()).isPositive();
+      assertThat(m.errors()).isZero();
+    });
+    // 600 ms in turns of 100 ms: each system gets the machine at least six separate times.
+    int switches = 0;
+    for (int i = 1; i < calls.size(); i++) {
+      switches += calls.get(i).equals(calls.get(i - 1)) ? 0 : 1;
+    }
+    assertThat(switches).isGreaterThanOrEqualTo(3 * 6 - 1);
+  }
+
+  @Test
+  void runInTurns_countsRefusalsAsErrorsOfTheirOwnSystem() {
+    LockSystem refusing = new StandIn("refusing", Collections.synchronizedList(new ArrayList<>())) {
+      @Override
+      public Held acquire(String resource, Duration maxWait) {
+        throw new NotGrantedException("held");
+      }
+    };
+    List<LockSystem> systems = List.of(new StandIn("ok", Collections.synchronizedList(new ArrayList<>())), refusing);
+
+    List<Measurement> measurements =
+        new UncontendedScenario("1", "test").runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
+
+    assertThat(measurements.get(0).errors()).isZero();
+    assertThat(measurements.get(1).errors()).isPositive();
+    assertThat(measurements.get(1).firstError()).isEqualTo("held");
+  }
+
+  /** Records which system ran, and takes about a millisecond per acquire + release. */
+  private static class StandIn implements LockSystem {
+    private final String name;
+    private final List<String> calls;
+
+    StandIn(String name, List<String> calls) {
+      this.name = name;
+      this.calls = calls;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public Held acquire(String resource, Duration maxWait) {
+      calls.add(name);
+      LockSupport.parkNanos(Duration.ofMillis(1).toNanos()); // the operation's own duration
+      return () -> { };
+    }
+
+    @Override
+    public boolean canWait() {
+      return false;
+    }
+
+    @Override
+    public void close() {}
+  }
+}
