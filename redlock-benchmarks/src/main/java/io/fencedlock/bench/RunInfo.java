@@ -15,7 +15,8 @@ record RunInfo(String startedAt, String mode, int reps, String window, int cpus,
         quick ? "quick" : "full",
         plan.reps(),
         "warm-up " + plan.later().warmup().toMillis() + " ms (first run " + plan.first().warmup().toMillis()
-            + " ms), measure " + plan.later().measure().toMillis() + " ms",
+            + " ms), measure " + plan.later().measure().toMillis() + " ms (scenarios 1 and 4: the systems in turns of "
+            + UncontendedScenario.TURN.toMillis() + " ms)",
         Runtime.getRuntime().availableProcessors(),
         System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
         System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),

@@ -6,13 +6,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fails node requests that are not answered within the node timeout, on one daemon thread.
  *
- * <p>Every request gets the same timeout, so deadlines arrive in the order requests are sent: a
- * FIFO queue, where sending costs one append and an answered request costs nothing (its entry
- * is dropped when it reaches the head). The thread sleeps until the deadline of the oldest
+ * <p>Every request gets the same timeout, so deadlines arrive in about the order requests are
+ * sent: a FIFO queue, where sending costs one append and an answered request costs nothing (its
+ * entry is dropped when it reaches the head). A sender descheduled between reading the clock
+ * and appending can land behind a later deadline; its request then times out late by that
+ * gap, never early. The thread sleeps until the deadline of the oldest
  * request still unanswered, so in steady traffic it wakes about once per timeout period,
  * however many requests go out, and a request wakes it only if it was idle.
  *
@@ -27,8 +31,18 @@ import java.util.concurrent.locks.LockSupport;
  * bound waiting for replies, never a lease. Thread-safe.
  */
 final class RequestTimer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RequestTimer.class);
 
-  private record Pending(long deadline, CompletableFuture<?> request) {}
+  /** A queued request; compared by identity (a record would use the future's own equals). */
+  private static final class Pending {
+    final long deadline;
+    final CompletableFuture<?> request;
+
+    Pending(long deadline, CompletableFuture<?> request) {
+      this.deadline = deadline;
+      this.request = request;
+    }
+  }
 
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
   private final long timeoutNanos;
@@ -73,26 +87,38 @@ final class RequestTimer implements AutoCloseable {
 
   private void run() {
     while (!closed) {
-      long now = System.nanoTime();
-      Pending head;
-      while ((head = queue.peek()) != null && (head.request.isDone() || head.deadline - now <= 0)) {
-        // At the head, so cheap; false only if close() took it. Most entries were answered:
-        // they cost no exception (whose stack trace would dominate this loop's cost).
-        if (queue.remove(head) && !head.request.isDone()) {
-          head.request.completeExceptionally(new TimeoutException());
-        }
+      Thread.interrupted(); // a dependent that set it must not turn parking into spinning
+      try {
+        expireDue();
+      } catch (Throwable unexpected) {
+        // Dependents' own failures stay in their futures; this is an Error or a bug. Keep
+        // going: a dead timer would leave requests to unreachable nodes waiting forever.
+        log.warn("request timer: unexpected failure, continuing", unexpected);
       }
-      if (head != null) {
-        LockSupport.parkNanos(this, head.deadline - now);
-        continue;
-      }
-      idle = true;
-      if (queue.isEmpty() && !closed) {
-        LockSupport.park(this);
-      }
-      idle = false;
     }
     failAll();
+  }
+
+  /** Fails every request that is due, drops answered ones at the head, then sleeps. */
+  private void expireDue() {
+    Pending head;
+    // The clock is read per entry: failing one runs its dependents, which takes time.
+    while ((head = queue.peek()) != null && (head.request.isDone() || head.deadline - System.nanoTime() <= 0)) {
+      // At the head, so cheap; false only if close() took it. Most entries were answered:
+      // they cost no exception (whose stack trace would dominate this loop's cost).
+      if (queue.remove(head) && !head.request.isDone()) {
+        head.request.completeExceptionally(new TimeoutException());
+      }
+    }
+    if (head != null) {
+      LockSupport.parkNanos(this, head.deadline - System.nanoTime());
+      return;
+    }
+    idle = true;
+    if (queue.isEmpty() && !closed) {
+      LockSupport.park(this);
+    }
+    idle = false;
   }
 
   /** How many requests are queued, answered or not (for tests). */
@@ -124,10 +150,12 @@ final class RequestTimer implements AutoCloseable {
   public void close() {
     closed = true;
     LockSupport.unpark(thread);
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(1));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (Thread.currentThread() != thread) { // a dependent closing the client must not wait for itself
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     failAll();
   }
