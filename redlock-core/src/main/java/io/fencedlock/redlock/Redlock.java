@@ -65,12 +65,12 @@ import java.util.concurrent.CompletionStage;
  * resources. An instance owns its connections; {@link #close()} closes them.
  *
  * <p>The stages returned by the asynchronous methods usually complete on the client's I/O
- * threads (or on the JDK's shared timer thread, when a node timed out), and dependents
- * attached without an executor run there. Do not block in them (call
- * {@link Lease#releaseAsync()} rather than {@link Lease#release()} there), or attach them with
- * an executor ({@code thenAcceptAsync(action, executor)}): a blocked I/O thread delays every
- * reply it would deliver, until node timeouts cut the wait short, and a blocked timer thread
- * stops node timeouts altogether.
+ * threads (or on its request-timer thread, when a node timed out), and dependents attached
+ * without an executor run there. Do not block in them (call {@link Lease#releaseAsync()}
+ * rather than {@link Lease#release()} there), or attach them with an executor ({@code
+ * thenAcceptAsync(action, executor)}): a blocked I/O thread delays every reply it would
+ * deliver, until node timeouts cut the wait short, and a blocked timer thread stops this
+ * client's node timeouts altogether.
  */
 public interface Redlock extends AutoCloseable {
 
