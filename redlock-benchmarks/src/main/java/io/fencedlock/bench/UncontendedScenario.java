@@ -1,7 +1,6 @@
 package io.fencedlock.bench;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -45,36 +44,41 @@ final class UncontendedScenario implements TurnTakingScenario {
 
   @Override
   public List<Measurement> runInTurns(List<LockSystem> systems, Window window) {
-    int n = systems.size();
-    List<String> resources = systems.stream().map(system -> "bench:s" + id + ":" + system.name()).toList();
-    for (int i = 0; i < n; i++) {
-      loop(systems.get(i), resources.get(i), window.warmup(), Measurement.newHistogram(), new ErrorTally());
-    }
-    Histogram[] histograms = new Histogram[n];
-    ErrorTally[] errors = new ErrorTally[n];
-    long[] measured = new long[n];
-    for (int i = 0; i < n; i++) {
-      histograms[i] = Measurement.newHistogram();
-      errors[i] = new ErrorTally();
-    }
+    List<Entrant> entrants = systems.stream().map(Entrant::new).toList();
+    entrants.forEach(entrant -> loop(entrant.system, entrant.resource, window.warmup(),
+        Measurement.newHistogram(), new ErrorTally()));
     long wanted = window.measure().toNanos();
-    for (boolean more = true; more; ) {
-      more = false;
-      for (int i = 0; i < n; i++) {
-        if (measured[i] < wanted) {
-          long start = System.nanoTime();
-          loop(systems.get(i), resources.get(i), Duration.ofNanos(Math.min(TURN.toNanos(), wanted - measured[i])),
-              histograms[i], errors[i]);
-          measured[i] += System.nanoTime() - start;
-          more |= measured[i] < wanted;
-        }
+    List<Entrant> unfinished;
+    while (!(unfinished = entrants.stream().filter(e -> e.measuredNanos < wanted).toList()).isEmpty()) {
+      for (Entrant entrant : unfinished) {
+        entrant.takeTurn(Duration.ofNanos(Math.min(TURN.toNanos(), wanted - entrant.measuredNanos)));
       }
     }
-    List<Measurement> measurements = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      measurements.add(new Measurement(histograms[i], measured[i], errors[i].count(), 0, errors[i].first()));
+    return entrants.stream().map(Entrant::measurement).toList();
+  }
+
+  /** One system's share of a run in turns: what its turns have recorded so far. */
+  private final class Entrant {
+    final LockSystem system;
+    final String resource;
+    final Histogram latencies = Measurement.newHistogram();
+    final ErrorTally errors = new ErrorTally();
+    long measuredNanos;
+
+    Entrant(LockSystem system) {
+      this.system = system;
+      this.resource = "bench:s" + id + ":" + system.name();
     }
-    return measurements;
+
+    void takeTurn(Duration length) {
+      long start = System.nanoTime();
+      loop(system, resource, length, latencies, errors);
+      measuredNanos += System.nanoTime() - start;
+    }
+
+    Measurement measurement() {
+      return new Measurement(latencies, measuredNanos, errors.count(), 0, errors.first());
+    }
   }
 
   private static void loop(LockSystem system, String resource, Duration length, Histogram into, ErrorTally errors) {

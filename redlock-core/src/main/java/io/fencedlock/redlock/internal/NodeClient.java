@@ -36,8 +36,7 @@ public final class NodeClient implements AutoCloseable {
   private final String label;
   private final RedisURI uri;
   private final io.lettuce.core.RedisClient client;
-  private final long timeoutNanos;
-  /** Bounds requests that take the node timeout; shared by the nodes, closed by their owner. */
+  /** Bounds requests by the node timeout; shared by the nodes, closed by their owner. */
   private final RequestTimer timer;
   private final AtomicReference<CompletableFuture<StatefulRedisConnection<String, String>>>
       connection = new AtomicReference<>();
@@ -51,7 +50,6 @@ public final class NodeClient implements AutoCloseable {
     this.uri = RedisURI.create(uriText);
     this.uri.setTimeout(connectTimeout);
     this.label = uri.getHost() + ":" + uri.getPort();
-    this.timeoutNanos = timer.timeoutNanos();
     this.client = io.lettuce.core.RedisClient.create(resources);
     this.client.setOptions(options(connectTimeout));
   }
@@ -94,7 +92,7 @@ public final class NodeClient implements AutoCloseable {
    */
   <T> CompletableFuture<T> script(
       LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-    return script(script, timeoutNanos, type, keys, args);
+    return script(script, timer.timeoutNanos(), type, keys, args);
   }
 
   /**
@@ -149,7 +147,7 @@ public final class NodeClient implements AutoCloseable {
    */
   private <T> CompletableFuture<T> timed(
       BiConsumer<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
-    return timed(timeoutNanos, request);
+    return timed(timer.timeoutNanos(), request);
   }
 
   private <T> CompletableFuture<T> timed(

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The configured Redis masters and the Lettuce resources they share: fan-out, the
@@ -155,24 +156,21 @@ final class Nodes implements AutoCloseable {
     return fanOut(all(), node -> {
       CompletableFuture<NodeReply> settled = settledPerNode.get(node);
       if (settled.isDone()) { // the usual case: no need to chain on it
-        return tookNothing(settled, refusalsProveAbsence) ? neverLocked(node) : release(node, keys, args);
+        return releaseUnlessUnlocked(node, settled.isCompletedExceptionally() ? null : settled.join(),
+            refusalsProveAbsence, keys, args);
       }
       return settled
-          .handle((acquired, failure) -> acquired != null && acquired.tookNothing(refusalsProveAbsence))
-          .thenCompose(skip -> skip ? neverLocked(node) : release(node, keys, args));
+          .handle((acquired, failure) -> acquired)
+          .thenCompose(acquired -> releaseUnlessUnlocked(node, acquired, refusalsProveAbsence, keys, args));
     });
   }
 
-  private static boolean tookNothing(CompletableFuture<NodeReply> settled, boolean refusalsProveAbsence) {
-    NodeReply acquired = settled.isCompletedExceptionally() ? null : settled.join();
-    return acquired != null && acquired.tookNothing(refusalsProveAbsence);
-  }
-
-  private static CompletableFuture<NodeReply> neverLocked(int node) {
-    return CompletableFuture.completedFuture(NodeReply.of(node, NodeStatus.REFUSED, "never locked there"));
-  }
-
-  private CompletableFuture<NodeReply> release(int node, String[] keys, String[] args) {
+  /** Sends release.lua to {@code node} unless its acquire reply (null if none) proves nothing was locked. */
+  private CompletableFuture<NodeReply> releaseUnlessUnlocked(int node, @Nullable NodeReply acquired,
+      boolean refusalsProveAbsence, String[] keys, String[] args) {
+    if (acquired != null && acquired.tookNothing(refusalsProveAbsence)) {
+      return CompletableFuture.completedFuture(NodeReply.of(node, NodeStatus.REFUSED, "never locked there"));
+    }
     return call(
         node,
         n -> n.<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, keys, args),
