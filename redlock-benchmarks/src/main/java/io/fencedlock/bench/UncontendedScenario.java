@@ -49,8 +49,11 @@ final class UncontendedScenario implements TurnTakingScenario {
         Measurement.newHistogram(), new ErrorTally()));
     long wanted = window.measure().toNanos();
     List<Entrant> unfinished;
-    while (!(unfinished = entrants.stream().filter(e -> e.measuredNanos < wanted).toList()).isEmpty()) {
-      for (Entrant entrant : unfinished) {
+    for (int round = 0; !(unfinished = entrants.stream().filter(e -> e.measuredNanos < wanted).toList()).isEmpty(); round++) {
+      // Each round starts one system later, so no system always follows the same one (and
+      // inherits the same predecessor's stragglers and cache state).
+      for (int k = 0; k < unfinished.size(); k++) {
+        Entrant entrant = unfinished.get((k + round) % unfinished.size());
         entrant.takeTurn(Duration.ofNanos(Math.min(TURN.toNanos(), wanted - entrant.measuredNanos)));
       }
     }

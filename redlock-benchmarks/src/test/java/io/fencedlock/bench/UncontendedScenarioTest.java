@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
@@ -33,6 +37,23 @@ final class UncontendedScenarioTest {
       switches += calls.get(i).equals(calls.get(i - 1)) ? 0 : 1;
     }
     assertThat(switches).isGreaterThanOrEqualTo(3 * 6 - 1);
+  }
+
+  @Test
+  void runInTurns_rotatesTheOrder_soNoSystemAlwaysFollowsTheSameOne() {
+    List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    List<LockSystem> systems = List.of(new StandIn("a", calls), new StandIn("b", calls), new StandIn("c", calls));
+
+    new UncontendedScenario("1", "test").runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(600)));
+
+    Map<String, Set<String>> predecessors = new HashMap<>();
+    for (int i = 1; i < calls.size(); i++) {
+      if (!calls.get(i).equals(calls.get(i - 1))) {
+        predecessors.computeIfAbsent(calls.get(i), k -> new HashSet<>()).add(calls.get(i - 1));
+      }
+    }
+    assertThat(predecessors).containsOnlyKeys("a", "b", "c");
+    assertThat(predecessors.values()).as("turns taken after each system").allSatisfy(p -> assertThat(p).hasSize(2));
   }
 
   @Test

@@ -69,7 +69,7 @@ final class AcquireAttempt {
     this.resource = resource;
     this.ttl = ttl;
     this.lockKey = ctx.keys().lockKey(resource);
-    this.fenceKey = ctx.keys().fenceKey(resource);
+    this.fenceKey = ctx.config().fencing() ? ctx.keys().fenceKey(resource) : ""; // unused unfenced
     this.owner = ctx.owners().next();
     this.start = ctx.ticker().read();
     long guess = ctx.config().fencing() && ctx.config().tokenPrediction() ? ctx.hints().predict(resource) : 0;
@@ -89,18 +89,17 @@ final class AcquireAttempt {
    * io.fencedlock.redlock.Redlock#close} waits for a handoff's attempt as it waits for a release's deletes.
    */
   static CompletableFuture<Result> run(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
-    CompletableFuture<Void> finished = new CompletableFuture<>();
-    if (handoff != null) {
-      ctx.nodes().awaitOnClose(finished); // before sending, so a close() from now on waits for it
+    if (handoff == null) {
+      return new AcquireAttempt(ctx, resource, ttl, null).phase1(true);
     }
+    CompletableFuture<Void> finished = new CompletableFuture<>();
+    ctx.nodes().awaitOnClose(finished); // before sending, so a close() from now on waits for it
     CompletableFuture<Result> result = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
     result.whenComplete((r, e) -> finished.complete(null));
-    if (handoff != null) {
-      // CompletableFuture runs dependents last-registered first (only latency depends on it):
-      // the successor's own, registered by the caller after this returns, run before the
-      // predecessor's release() is told, so the new holder's thread is woken first.
-      result.whenComplete((r, e) -> handoff.predecessorReleased().complete(null));
-    }
+    // CompletableFuture runs dependents last-registered first (only latency depends on it):
+    // the successor's own, registered by the caller after this returns, run before the
+    // predecessor's release() is told, so the new holder's thread is woken first.
+    result.whenComplete((r, e) -> handoff.predecessorReleased().complete(null));
     return result;
   }
 

@@ -152,12 +152,13 @@ final class DefaultLease implements Lease {
     Optional<ReleaseSubscriptions.Successor> successor = mayHandOff(wasValid)
         ? ctx.releases().claimSuccessor(lockKey)
         : Optional.empty();
-    CompletableFuture<Void> released = successor.map(this::handOff)
-        .orElseGet(() -> ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced()));
+    CompletableFuture<?> released = successor.isPresent()
+        ? handOff(successor.get())
+        : ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced());
     return released.thenApply(ignored -> wasValid);
   }
 
-  private CompletableFuture<Void> handOff(ReleaseSubscriptions.Successor successor) {
+  private CompletableFuture<?> handOff(ReleaseSubscriptions.Successor successor) {
     Handoff handoff = new Handoff(owner, handoffsInARow + 1, new CompletableFuture<>());
     try {
       successor.succeed(handoff);
@@ -177,9 +178,15 @@ final class DefaultLease implements Lease {
    * held back until a slow node's SET has settled.
    */
   private boolean mayHandOff(boolean valid) {
-    return valid
-        && handoffsInARow < ctx.config().maxLocalHandoffs()
-        && acquireSettled.stream().allMatch(CompletableFuture::isDone);
+    if (!valid || handoffsInARow >= ctx.config().maxLocalHandoffs()) {
+      return false;
+    }
+    for (CompletableFuture<NodeReply> settled : acquireSettled) {
+      if (!settled.isDone()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -27,6 +27,8 @@ final class Nodes implements AutoCloseable {
   private static final long STRAGGLER_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
   private final List<NodeClient> clients;
+  /** 0 .. size-1, the participants of a fan-out to every node. */
+  private final List<Integer> all;
   private final ClientResources resources;
   private final RequestTimer timer;
   private final Replies replies;
@@ -40,6 +42,7 @@ final class Nodes implements AutoCloseable {
 
   private Nodes(List<NodeClient> clients, ClientResources resources, RequestTimer timer, Duration nodeTimeout, int quorum) {
     this.clients = clients;
+    this.all = IntStream.range(0, clients.size()).boxed().toList();
     this.resources = resources;
     this.timer = timer;
     this.replies = new Replies(nodeTimeout);
@@ -76,13 +79,18 @@ final class Nodes implements AutoCloseable {
   }
 
   List<Integer> all() {
-    return IntStream.range(0, clients.size()).boxed().toList();
+    return all;
   }
 
   /** Starts one classified call per target node; the futures never fail. */
   List<CompletableFuture<NodeReply>> fanOut(
       List<Integer> targets, IntFunction<CompletableFuture<NodeReply>> call) {
-    return targets.stream().map(call::apply).toList();
+    @SuppressWarnings("unchecked")
+    CompletableFuture<NodeReply>[] calls = new CompletableFuture[targets.size()];
+    for (int i = 0; i < calls.length; i++) {
+      calls[i] = call.apply(targets.get(i));
+    }
+    return List.of(calls);
   }
 
   <T> CompletableFuture<NodeReply> call(
@@ -120,13 +128,12 @@ final class Nodes implements AutoCloseable {
    * or once that has become impossible. The other deletes go on in the background, and
    * {@link #close()} waits for them. Never fails.
    */
-  CompletableFuture<Void> releaseLease(String lockKey, String owner,
+  CompletableFuture<?> releaseLease(String lockKey, String owner,
       List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
     CompletableFuture<Void> allDone = new CompletableFuture<>();
     awaitOnClose(allDone); // before sending, so a close() from now on waits for the deletes
     List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, owner, true, settledPerNode, refusalsProveAbsence);
-    CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> allDone.complete(null));
-    return QuorumRound.decide(all(), calls, quorum).thenApply(round -> null);
+    return QuorumRound.decide(all(), calls, quorum, allDone);
   }
 
   /** Makes {@link #close()} wait (bounded) for {@code work} to complete. */

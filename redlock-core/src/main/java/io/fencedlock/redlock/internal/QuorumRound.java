@@ -1,9 +1,9 @@
 package io.fencedlock.redlock.internal;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Collects the replies of one fan-out and decides as early as possible: it completes as soon
@@ -25,7 +25,9 @@ final class QuorumRound {
     }
   }
 
-  private final NodeReply[] replies;
+  private final List<Integer> participants;
+  /** Per participant, its reply; null while none has arrived. */
+  private final @Nullable NodeReply[] replies;
   private final int needed;
   private final CompletableFuture<Result> decision = new CompletableFuture<>();
   /** Guarded by {@code this}, like the counters: set once, when the round decides. */
@@ -33,9 +35,16 @@ final class QuorumRound {
   private int grants;
   private int refusals;
 
-  private QuorumRound(List<Integer> participants, int needed) {
-    this.replies = participants.stream().map(NodeReply::pending).toArray(NodeReply[]::new);
+  /** Completed once every call has been answered, decided or not; null if nobody asked. */
+  private final @Nullable CompletableFuture<Void> allAnswered;
+  /** Guarded by {@code this}: replies recorded so far, before or after the decision. */
+  private int answered;
+
+  private QuorumRound(List<Integer> participants, int needed, @Nullable CompletableFuture<Void> allAnswered) {
+    this.participants = participants;
+    this.replies = new NodeReply[participants.size()];
     this.needed = needed;
+    this.allAnswered = allAnswered;
   }
 
   /**
@@ -45,10 +54,22 @@ final class QuorumRound {
    */
   static CompletableFuture<Result> decide(
       List<Integer> participants, List<CompletableFuture<NodeReply>> calls, int needed) {
-    QuorumRound round = new QuorumRound(participants, needed);
+    return decide(participants, calls, needed, null);
+  }
+
+  /**
+   * The same, and completes {@code allAnswered} (if not null) once every call has completed,
+   * after the decision: one listener per call serves both.
+   */
+  static CompletableFuture<Result> decide(List<Integer> participants, List<CompletableFuture<NodeReply>> calls,
+      int needed, @Nullable CompletableFuture<Void> allAnswered) {
+    QuorumRound round = new QuorumRound(participants, needed, allAnswered);
     if (needed > calls.size()) {
       round.decided = true; // not yet shared with any other thread
       round.decision.complete(round.snapshot(false));
+    }
+    if (calls.isEmpty() && allAnswered != null) {
+      allAnswered.complete(null);
     }
     for (int i = 0; i < calls.size(); i++) {
       int slot = i;
@@ -58,33 +79,41 @@ final class QuorumRound {
   }
 
   private void record(int slot, NodeReply reply) {
-    Result result;
+    @Nullable Result result = null;
+    boolean last;
     synchronized (this) {
-      if (decided) {
-        return; // decided already; late replies only matter to their own listeners
+      last = ++answered == replies.length;
+      if (!decided) { // once decided, late replies only matter to their own listeners
+        replies[slot] = reply;
+        if (reply.isGranted()) {
+          grants++;
+        } else {
+          refusals++;
+        }
+        if (grants >= needed) {
+          result = snapshot(true);
+        } else if (refusals > replies.length - needed) {
+          result = snapshot(false);
+        }
+        decided = result != null;
       }
-      replies[slot] = reply;
-      if (reply.isGranted()) {
-        grants++;
-      } else {
-        refusals++;
-      }
-      if (grants >= needed) {
-        result = snapshot(true);
-      } else if (refusals > replies.length - needed) {
-        result = snapshot(false);
-      } else {
-        return;
-      }
-      decided = true;
     }
     // Outside the lock: the decision's dependents run in this thread and may block (a caller's
     // callback calling release(), say); holding the lock, they would stall every I/O thread
     // that delivers a late reply to this round, possibly one their own progress needs.
-    decision.complete(result);
+    if (result != null) {
+      decision.complete(result);
+    }
+    if (last && allAnswered != null) {
+      allAnswered.complete(null);
+    }
   }
 
   private Result snapshot(boolean reached) {
-    return new Result(reached, new ArrayList<>(Arrays.asList(replies)));
+    List<NodeReply> known = new ArrayList<>(replies.length);
+    for (int i = 0; i < replies.length; i++) {
+      known.add(replies[i] != null ? replies[i] : NodeReply.pending(participants.get(i)));
+    }
+    return new Result(reached, known);
   }
 }

@@ -152,6 +152,9 @@ final class ReleaseSubscriptions {
    * Successor#claim}) and sends it to the back of the line; empty if there is none.
    */
   synchronized Optional<Successor> claimSuccessor(String lockKey) {
+    if (channels.isEmpty()) {
+      return Optional.empty(); // the usual case: nobody of this client waits for any lock
+    }
     Channel channel = channels.get(ReleaseChannel.of(lockKey));
     if (channel == null || closing) {
       return Optional.empty();

@@ -65,12 +65,6 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
 
   /** Starts the first attempt; the future completes with the lease or the failure. */
   CompletableFuture<Lease> start() {
-    result.whenComplete((lease, e) -> {
-      ReleaseSubscriptions.Waiter w = waiter;
-      if (w != null) {
-        w.close();
-      }
-    });
     attempt();
     return result;
   }
@@ -144,8 +138,9 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
     if (waiter == null) {
       ReleaseSubscriptions.Waiter w = subscriptions.register(ctx.keys().lockKey(resource), this);
       waiter = w;
+      // Unsubscribes when this acquire ends; at once if it was cancelled while registering.
+      result.whenComplete((lease, e) -> w.close());
       if (result.isDone()) {
-        w.close(); // cancelled while registering: the completion callback may have missed it
         return;
       }
       trigger = w.subscribed();

@@ -35,4 +35,35 @@ final class QuorumRoundTest {
     assertThat(lateReplyDelivered.get(10, TimeUnit.SECONDS)).as("late reply recorded while a dependent runs").isTrue();
     assertThat(decision.join().granted()).hasSize(3);
   }
+
+  @Test
+  void allAnswered_completesAfterTheLastReply_notAtTheDecision() {
+    List<Integer> participants = List.of(0, 1, 2, 3, 4);
+    List<CompletableFuture<NodeReply>> calls = IntStream.range(0, 5).mapToObj(i -> new CompletableFuture<NodeReply>()).toList();
+    CompletableFuture<Void> allAnswered = new CompletableFuture<>();
+    CompletableFuture<QuorumRound.Result> decision = QuorumRound.decide(participants, calls, 3, allAnswered);
+
+    for (int i = 0; i < 3; i++) {
+      calls.get(i).complete(NodeReply.granted(i, 0));
+    }
+    assertThat(decision).isCompleted();
+    assertThat(decision.join().replies().get(4).status()).isEqualTo(io.fencedlock.redlock.NodeStatus.PENDING);
+    assertThat(allAnswered).as("two calls still open").isNotDone();
+
+    calls.get(3).complete(NodeReply.of(3, io.fencedlock.redlock.NodeStatus.REFUSED, "late"));
+    assertThat(allAnswered).isNotDone();
+    calls.get(4).complete(NodeReply.granted(4, 0));
+    assertThat(allAnswered).isCompleted();
+    assertThat(decision.join().replies().get(3).status())
+        .as("the decision is a snapshot: late replies do not change it").isEqualTo(io.fencedlock.redlock.NodeStatus.PENDING);
+  }
+
+  @Test
+  void allAnswered_withoutCalls_completesAtOnce() {
+    CompletableFuture<Void> allAnswered = new CompletableFuture<>();
+    CompletableFuture<QuorumRound.Result> decision = QuorumRound.decide(List.of(), List.of(), 1, allAnswered);
+
+    assertThat(allAnswered).isCompleted();
+    assertThat(decision.join().reached()).isFalse();
+  }
 }
