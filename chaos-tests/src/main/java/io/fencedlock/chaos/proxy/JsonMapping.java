@@ -111,7 +111,11 @@ final class JsonMapping {
         json.addProperty("stream", toxic.direction().wireName());
         json.addProperty("toxicity", toxic.toxicity());
         JsonObject attributes = new JsonObject();
-        toxic.attributes().forEach(attributes::addProperty);
+        toxic.attributes().forEach((name, value) -> {
+            if (value != 0 || !toxic.type().isExtension(name)) {
+                attributes.addProperty(name, value);
+            }
+        });
         json.add("attributes", attributes);
         return json;
     }

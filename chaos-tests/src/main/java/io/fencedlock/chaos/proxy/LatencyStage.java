@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * latency {latency, jitter}: each chunk leaves at its arrival + latency + U[-jitter, +jitter),
- * drawn per chunk, never before the chunk ahead of it. Because the wait is measured from
+ * drawn per chunk, never before the chunk ahead of it. The extension attributes {@code
+ * latency_us} and {@code jitter_us} add microseconds to both (see {@link ToxicType}). Because the wait is measured from
  * arrival, back-to-back chunks do not add up. Confined to the I/O loop thread.
  */
 final class LatencyStage extends ToxicStage {
@@ -85,12 +86,23 @@ final class LatencyStage extends ToxicStage {
         }
     }
 
+    /**
+     * The delay of one chunk. Without {@code jitter_us} the jitter is drawn in whole
+     * milliseconds, as Toxiproxy draws it; with it, in microseconds over the whole jitter.
+     */
     private long delayNanos() {
-        long millis = config.attribute("latency");
-        long jitter = config.attribute("jitter");
-        if (jitter > 0) {
-            millis += context.random().nextLong(2 * jitter) - jitter;
+        long micros = TimeUnit.MILLISECONDS.toMicros(config.attribute("latency")) + config.attribute("latency_us");
+        long extraJitterMicros = config.attribute("jitter_us");
+        if (extraJitterMicros == 0) {
+            micros += TimeUnit.MILLISECONDS.toMicros(draw(config.attribute("jitter")));
+        } else {
+            micros += draw(TimeUnit.MILLISECONDS.toMicros(config.attribute("jitter")) + extraJitterMicros);
         }
-        return TimeUnit.MILLISECONDS.toNanos(millis);
+        return TimeUnit.MICROSECONDS.toNanos(micros);
+    }
+
+    /** U[-jitter, +jitter), or 0 if jitter is not positive. */
+    private long draw(long jitter) {
+        return jitter > 0 ? context.random().nextLong(2 * jitter) - jitter : 0;
     }
 }

@@ -1,16 +1,24 @@
 package io.fencedlock.chaos.proxy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The supported toxic types and the integer attributes each one has. Immutable.
  *
- * <p>Attribute order is the order used when echoing a toxic: every attribute is always present,
- * because toxiproxy-java throws on a missing one.
+ * <p>Attribute order is the order used when echoing a toxic: every standard attribute is always
+ * present, because toxiproxy-java throws on a missing one.
+ *
+ * <p>Extension attributes are this proxy's own: latency's {@code latency_us} and {@code
+ * jitter_us} add microseconds to {@code latency} and {@code jitter}, which Toxiproxy takes in
+ * whole milliseconds only, so that sub-millisecond links (a LAN's, or 1 ms ± 0.2 ms) can be
+ * modelled. Toxiproxy decodes attributes with Go's JSON decoder, which ignores unknown fields,
+ * so a request that sets them is accepted there and runs with whole milliseconds. They are
+ * echoed only when nonzero: a toxic that does not use them looks exactly as Toxiproxy shows it.
  */
 enum ToxicType {
-    LATENCY("latency", "latency", "jitter"),
+    LATENCY("latency", List.of("latency", "jitter"), List.of("latency_us", "jitter_us")),
     BANDWIDTH("bandwidth", "rate"),
     SLOW_CLOSE("slow_close", "delay"),
     TIMEOUT("timeout", "timeout"),
@@ -20,10 +28,22 @@ enum ToxicType {
 
     private final String wireName;
     private final List<String> attributeNames;
+    private final List<String> extensionNames;
 
-    ToxicType(String wireName, String... attributeNames) {
+    ToxicType(String wireName, String... standardNames) {
+        this(wireName, List.of(standardNames), List.of());
+    }
+
+    ToxicType(String wireName, List<String> standardNames, List<String> extensionNames) {
         this.wireName = wireName;
-        this.attributeNames = List.of(attributeNames);
+        this.attributeNames = concat(standardNames, extensionNames);
+        this.extensionNames = extensionNames;
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return List.copyOf(all);
     }
 
     /** The name used in the API's {@code type} field. */
@@ -31,9 +51,14 @@ enum ToxicType {
         return wireName;
     }
 
-    /** Attribute names of this type, in echo order. */
+    /** Attribute names of this type, standard ones first, in echo order. */
     List<String> attributeNames() {
         return attributeNames;
+    }
+
+    /** Whether {@code attributeName} is one of this proxy's extensions (see the class comment). */
+    boolean isExtension(String attributeName) {
+        return extensionNames.contains(attributeName);
     }
 
     /** Looks a type up by its exact API name (Toxiproxy's registry is case-sensitive). */

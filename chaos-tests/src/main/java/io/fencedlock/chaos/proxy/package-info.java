@@ -11,6 +11,8 @@
  *   <li>One I/O loop thread ({@code IoLoop}) owns every proxy, listener, connection, link, toxic
  *       and timer. State is confined to it, so nothing on the data path takes a lock. Timed toxics
  *       schedule work on the loop's timer queue instead of sleeping.
+ *   <li>One alarm thread ({@code SelectorAlarm}) wakes the loop when its next timer is due and
+ *       the selector's millisecond timeout would oversleep; it touches no proxy state.
  *   <li>The HTTP control API runs on the JDK's {@code com.sun.net.httpserver} (one dispatcher and
  *       a small fixed pool). A request parses its JSON, then hands the operation to the loop and
  *       waits for the result, so the API never races the data path.
@@ -25,7 +27,11 @@
  *   <li>Data that reaches a toxic after it closed its direction, or a stalled bandwidth toxic,
  *       is read and dropped or held; Go leaves it unread in the socket. Backpressure still
  *       bounds what is held (about 1 MiB per link).
- *   <li>Timers have millisecond granularity, so slicer delays below 1 ms round up.
+ *   <li>Timers fire within about 0.1 ms of their deadline plus the machine's wake-up latency
+ *       ({@code SelectorAlarm}), not with Go's runtime timers; slicer delays below 1 ms are kept.
+ *   <li>Extensions: the latency toxic also takes {@code latency_us} and {@code jitter_us},
+ *       microseconds added to {@code latency} and {@code jitter}. Toxiproxy ignores them (Go's
+ *       JSON decoder drops unknown fields); they are echoed only when nonzero. See {@code ToxicType}.
  *   <li>Upstream host names are resolved when a proxy starts, not on every dial.
  *   <li>An interrupted reset_peer that was already waiting closes at once instead of after the
  *       rest of its wait; an interrupted slicer hands over its remaining pieces unmerged.

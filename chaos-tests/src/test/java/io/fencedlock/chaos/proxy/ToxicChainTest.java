@@ -45,6 +45,53 @@ final class ToxicChainTest {
     }
 
     @Test
+    void latency_withMillisecondJitter_drawsWholeMillisecondsAsToxiproxyDoes() {
+        ToxicChain chain = chain(toxic("lat", ToxicType.LATENCY, Map.of("latency", 10L, "jitter", 3L)));
+        for (int i = 0; i < 40; i++) {
+            chain.accept(new Chunk(new byte[] {(byte) i}, clock.nanoTime()));
+            clock.advance(Duration.ofMillis(20)); // each chunk alone, so its delay is its own draw
+        }
+
+        assertThat(sink.deliveries()).hasSize(40).allSatisfy(d -> assertThat(d.atNanos() % MS).isZero());
+        List<Long> delays = delaysOfSpacedChunks(20 * MS);
+        assertThat(delays).allSatisfy(delay -> assertThat(delay).isBetween(7 * MS, 12 * MS));
+        assertThat(delays).contains(7 * MS, 12 * MS); // both ends of U[-3, +3) in 40 draws
+    }
+
+    @Test
+    void latency_withMicrosecondExtensions_delaysWithinMicrosecondBounds() {
+        // 1 ms ± 0.2 ms, which the whole-millisecond attributes cannot express.
+        ToxicChain chain = chain(toxic("lat", ToxicType.LATENCY, Map.of("latency", 1L, "jitter_us", 200L)));
+        for (int i = 0; i < 100; i++) {
+            chain.accept(new Chunk(new byte[] {(byte) i}, clock.nanoTime()));
+            clock.advance(Duration.ofMillis(5));
+        }
+
+        List<Long> delays = delaysOfSpacedChunks(5 * MS);
+        assertThat(delays).hasSize(100).allSatisfy(delay -> assertThat(delay).isBetween(800_000L, 1_199_999L));
+        assertThat(delays).anySatisfy(delay -> assertThat(delay).isLessThan(900_000L));
+        assertThat(delays).anySatisfy(delay -> assertThat(delay).isGreaterThan(1_100_000L));
+    }
+
+    @Test
+    void latency_withLatencyMicros_addsThemToTheMilliseconds() {
+        ToxicChain chain = chain(toxic("lat", ToxicType.LATENCY, Map.of("latency", 2L, "latency_us", 350L)));
+
+        chain.accept(chunk(3));
+        clock.advance(Duration.ofMillis(10));
+
+        assertThat(sink.deliveries()).extracting(d -> d.atNanos() - start).containsExactly(2_350_000L);
+    }
+
+    /** The delay of each delivery, for chunks sent {@code spacing} apart from the start on. */
+    private List<Long> delaysOfSpacedChunks(long spacing) {
+        List<RecordingSink.Delivery> deliveries = sink.deliveries();
+        return java.util.stream.IntStream.range(0, deliveries.size())
+                .mapToObj(i -> deliveries.get(i).atNanos() - start - i * spacing)
+                .toList();
+    }
+
+    @Test
     void latency_removed_flushesHeldDataAtOnce() {
         ToxicChain chain = chain(toxic("lat", ToxicType.LATENCY, Map.of("latency", 1_000L)));
         chain.accept(chunk(2));
