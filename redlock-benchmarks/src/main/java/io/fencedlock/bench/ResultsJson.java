@@ -36,6 +36,15 @@ final class ResultsJson {
       targetList.add(entry);
     }
     root.put("targets", targetList);
+    List<Object> referenceList = new ArrayList<>();
+    Targets.references(scenarios).forEach((name, value) -> {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("name", name);
+      entry.put("value", nanToNull(round(value)));
+      entry.put("meaning", "bounds the Redisson RedLock targets of the same scenario: no quorum client beats floor-N");
+      referenceList.add(entry);
+    });
+    root.put("references", referenceList);
     try {
       Files.createDirectories(file.getParent());
       Files.writeString(file, new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(root));

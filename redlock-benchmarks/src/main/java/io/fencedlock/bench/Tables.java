@@ -31,6 +31,12 @@ final class Tables {
           Double.isNaN(t.value()) ? "n/a" : String.format(Locale.ROOT, "%.2f", t.value()),
           t.atMost() ? "≤" : "≥", t.limit(), t.met() ? "yes" : "**no**"));
     }
+    Map<String, Double> references = Targets.references(scenarios);
+    if (!references.isEmpty()) {
+      out.append("\nReferences (no client waiting for a quorum of parallel replies can beat Redisson RedLock by more):\n\n");
+      references.forEach((name, value) -> out.append(String.format(Locale.ROOT, "- %s = %s%n", name,
+          Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.2f", value))));
+    }
     return out.toString();
   }
 

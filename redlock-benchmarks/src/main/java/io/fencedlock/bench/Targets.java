@@ -6,6 +6,7 @@ import static io.fencedlock.bench.Systems.REDISSON_REDLOCK;
 import static io.fencedlock.bench.Systems.UNFENCED;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,6 +58,23 @@ final class Targets {
       targets.add(Target.atMost("s3.fenced_handoff_p50_over_redissonRedLock", value(s3.p50Ratio(FENCED, REDISSON_REDLOCK)), 1.0));
     }
     return targets;
+  }
+
+  /**
+   * Figures that bound a target rather than being one: Redisson RedLock's p50 over floor-N's,
+   * in scenarios 1 and 4. No client that waits for a quorum of parallel replies can be faster
+   * than floor-N, so no such client can beat Redisson RedLock by more than this in the same
+   * run; on loopback with five nodes on two shared cores it varies with how busy the machine is.
+   */
+  static Map<String, Double> references(Map<String, ScenarioResult> byId) {
+    Map<String, Double> references = new LinkedHashMap<>();
+    for (String id : List.of("1", "4")) {
+      ScenarioResult s = byId.get(id);
+      if (s != null) {
+        references.put("s" + id + ".redissonRedLock_p50_over_floorN", value(s.p50Ratio(REDISSON_REDLOCK, FLOOR_N)));
+      }
+    }
+    return references;
   }
 
   /** Half of floor-N's scenario-1 p50, in microseconds; NaN if floor-N did not run. */

@@ -40,6 +40,11 @@ final class BenchSmokeIT {
     for (JsonElement target : targets) {
       assertThat(target.getAsJsonObject().keySet()).contains("name", "value", "limit", "met");
     }
+    JsonArray references = results.getAsJsonArray("references");
+    assertThat(references).extracting(r -> r.getAsJsonObject().get("name").getAsString())
+        .containsExactly("s1.redissonRedLock_p50_over_floorN", "s4.redissonRedLock_p50_over_floorN");
+    assertThat(references).allSatisfy(r -> assertThat(r.getAsJsonObject().get("value").getAsDouble()).isPositive());
+    assertThat(scenarios.get(3).getAsJsonObject().get("title").getAsString()).contains("1 ms ± 0.2 ms");
     assertThat(Files.readString(dir.resolve("report.html"))).contains("<svg", "polyline");
     assertThat(progress.toString(StandardCharsets.UTF_8)).contains("scenario 1", "scenario 4");
   }
