@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 final class LatencyExtensionTest {
 
+    private static final int WARM_UP_ROUND_TRIPS = 300;
+    private static final int MEASURED_ROUND_TRIPS = 201;
+
     private static EchoServer echo;
     private static FaultProxyServer server;
     private static ToxiproxyClient client;
@@ -104,7 +107,10 @@ final class LatencyExtensionTest {
         assertThat(created.status()).isEqualTo(200);
         List<Long> micros = new ArrayList<>();
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
-            for (int i = 0; i < 41; i++) {
+            for (int i = 0; i < WARM_UP_ROUND_TRIPS; i++) { // a cold JVM alone takes ~1 ms a round trip
+                connection.roundTrip(new byte[] {1});
+            }
+            for (int i = 0; i < MEASURED_ROUND_TRIPS; i++) {
                 long start = System.nanoTime();
                 assertThat(connection.roundTrip(new byte[] {(byte) i})).containsExactly(i);
                 micros.add((System.nanoTime() - start) / 1_000);
@@ -112,10 +118,10 @@ final class LatencyExtensionTest {
         }
         micros.sort(null);
 
-        // Never early. With whole-millisecond timers every round trip took over 1 ms: the loop
-        // slept at least 1 ms after the chunk arrived. Now most take the 0.3 ms plus wake-ups.
+        // Never early. With whole-millisecond timers no round trip could take under 1 ms: the
+        // loop slept at least 1 ms after the chunk arrived. Now most take the 0.3 ms plus wake-ups.
         assertThat(micros.get(0)).isGreaterThanOrEqualTo(300);
-        assertThat(micros.get(micros.size() / 4)).as("lower quartile of the round trips, µs").isLessThan(1000);
+        assertThat(micros.get(micros.size() / 10)).as("10th percentile of the round trips, µs").isLessThan(1000);
         proxy.delete();
     }
 
