@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -57,11 +58,29 @@ final class RawHttp {
       head.append("\r\n");
       OutputStream out = socket.getOutputStream();
       out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-      out.write(body);
-      out.flush();
+      try {
+        out.write(body);
+        out.flush();
+      } catch (SocketException sendFailed) {
+        return earlyResponse(socket, sendFailed);
+      }
       return parse(socket.getInputStream());
     } catch (IOException e) {
       throw new UncheckedIOException(method + " " + path + " failed", e);
+    }
+  }
+
+  /**
+   * The response of a server that answered before reading the whole body (an early 413) and
+   * then closed with the rest unread, which resets the connection under a client still
+   * sending. Like curl, read what it said; the response is already in the receive buffer.
+   */
+  private static Response earlyResponse(Socket socket, SocketException sendFailed) throws IOException {
+    try {
+      return parse(socket.getInputStream());
+    } catch (IOException unreadable) {
+      sendFailed.addSuppressed(unreadable);
+      throw sendFailed;
     }
   }
 

@@ -140,6 +140,20 @@ final class StorageServiceBadInputIT {
   }
 
   @Test
+  void put_bodyFarOverLimitSentInFull_clientStillReads413() {
+    // The server answers on the declared length and closes with the body unread, which resets
+    // the connection under a client still sending; the 413 must still be there to read.
+    byte[] body = new byte[16 * StorageProtocol.MAX_VALUE_BYTES];
+
+    RawHttp.Response response =
+        raw().sendWithBody("PUT", "/objects/k", body, GOOD_TOKEN, GOOD_OWNER);
+
+    assertThat(response.status()).isEqualTo(413);
+    assertJsonError(response);
+    assertStateUnchanged();
+  }
+
+  @Test
   void put_hugeDeclaredLength_413WithoutReadingBody() {
     // Nothing but the head is sent: a server that tried to read 10 GB would hang here.
     RawHttp.Response response =
