@@ -41,7 +41,7 @@ final class ResultsJson {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", name);
       entry.put("value", nanToNull(round(value)));
-      entry.put("meaning", "bounds the Redisson RedLock targets of the same scenario: no quorum client beats floor-N");
+      entry.put("meaning", "bounds the Redisson RedLock targets of the same scenario: no quorum client beats floor-N beyond noise");
       referenceList.add(entry);
     });
     root.put("references", referenceList);

@@ -33,7 +33,8 @@ final class Tables {
     }
     Map<String, Double> references = Targets.references(scenarios);
     if (!references.isEmpty()) {
-      out.append("\nReferences (no client waiting for a quorum of parallel replies can beat Redisson RedLock by more):\n\n");
+      out.append("\nReferences (beyond the run's noise, no client waiting for a quorum of parallel replies can beat"
+          + " Redisson RedLock by more):\n\n");
       references.forEach((name, value) -> out.append(String.format(Locale.ROOT, "- %s = %s%n", name,
           Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.2f", value))));
     }

@@ -63,8 +63,9 @@ final class Targets {
   /**
    * Figures that bound a target rather than being one: Redisson RedLock's p50 over floor-N's,
    * in scenarios 1 and 4. No client that waits for a quorum of parallel replies can be faster
-   * than floor-N, so no such client can beat Redisson RedLock by more than this in the same
-   * run; on loopback with five nodes on two shared cores it varies with how busy the machine is.
+   * than floor-N beyond the run's noise, so no such client can beat Redisson RedLock by much more
+   * than this in the same run; on loopback with five nodes on two shared cores it varies with how
+   * busy the machine is.
    */
   static Map<String, Double> references(Map<String, ScenarioResult> byId) {
     Map<String, Double> references = new LinkedHashMap<>();
