@@ -9,8 +9,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * latency {latency, jitter}: each chunk leaves at its arrival + latency + U[-jitter, +jitter),
  * drawn per chunk, never before the chunk ahead of it. The extension attributes {@code
- * latency_us} and {@code jitter_us} add microseconds to both (see {@link ToxicType}). Because the wait is measured from
- * arrival, back-to-back chunks do not add up. Confined to the I/O loop thread.
+ * latency_us} and {@code jitter_us} add microseconds to both (see {@link ToxicType}). Because
+ * the wait is measured from arrival, back-to-back chunks do not add up. Confined to the I/O
+ * loop thread.
  */
 final class LatencyStage extends ToxicStage {
 
