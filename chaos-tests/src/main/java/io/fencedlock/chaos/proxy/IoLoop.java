@@ -177,15 +177,30 @@ final class IoLoop implements AutoCloseable {
             alarm.cancel();
             selector.select();
         } else {
-            // Rounded up, so that the select never returns before the timer is due.
-            long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos + 999_999));
-            if (TimeUnit.MILLISECONDS.toNanos(millis) - waitNanos > ALARM_MIN_OVERSLEEP_NANOS) {
-                alarm.wakeAt(now + waitNanos); // the select would oversleep: the alarm wakes it on time
+            if (needsAlarm(waitNanos)) {
+                alarm.wakeAt(now + waitNanos);
             } else {
-                alarm.cancel(); // close enough: a second thread's wake-up would cost about as much
+                alarm.cancel();
             }
-            selector.select(millis);
+            selector.select(selectMillis(waitNanos));
         }
+    }
+
+    /**
+     * The select timeout for a timer due in {@code waitNanos} (positive): whole milliseconds,
+     * rounded up so that the select never returns before the timer is due.
+     */
+    static long selectMillis(long waitNanos) {
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos + 999_999));
+    }
+
+    /**
+     * Whether the {@link SelectorAlarm} should wake the select for a timer due in {@code
+     * waitNanos}: only if the select's own timeout would oversleep by more than {@link
+     * #ALARM_MIN_OVERSLEEP_NANOS}; closer than that, a second thread's wake-up costs about as much.
+     */
+    static boolean needsAlarm(long waitNanos) {
+        return TimeUnit.MILLISECONDS.toNanos(selectMillis(waitNanos)) - waitNanos > ALARM_MIN_OVERSLEEP_NANOS;
     }
 
     private void dispatchReadyKeys() {

@@ -21,8 +21,24 @@ final class LatencyStage extends ToxicStage {
     private long heldBytes;
     private @Nullable Cancellable timer;
 
+    /** The fixed part of every chunk's delay. */
+    private final long latencyMicros;
+    /** The jitter, in units of {@link #jitterUnitMicros}: drawn per chunk from U[-jitter, +jitter). */
+    private final long jitter;
+    /**
+     * 1000 without {@code jitter_us}, so the jitter is drawn in whole milliseconds as Toxiproxy
+     * draws it; 1 with it, so it is drawn per microsecond over the whole jitter.
+     */
+    private final long jitterUnitMicros;
+
     LatencyStage(ToxicConfig config, ChunkSink out, StageContext context) {
         super(config, out, context);
+        this.latencyMicros = TimeUnit.MILLISECONDS.toMicros(config.attribute("latency")) + config.attribute("latency_us");
+        long extraJitterMicros = config.attribute("jitter_us");
+        this.jitterUnitMicros = extraJitterMicros == 0 ? 1000 : 1;
+        this.jitter = extraJitterMicros == 0
+                ? config.attribute("jitter")
+                : TimeUnit.MILLISECONDS.toMicros(config.attribute("jitter")) + extraJitterMicros;
     }
 
     @Override
@@ -87,23 +103,8 @@ final class LatencyStage extends ToxicStage {
         }
     }
 
-    /**
-     * The delay of one chunk. Without {@code jitter_us} the jitter is drawn in whole
-     * milliseconds, as Toxiproxy draws it; with it, in microseconds over the whole jitter.
-     */
     private long delayNanos() {
-        long micros = TimeUnit.MILLISECONDS.toMicros(config.attribute("latency")) + config.attribute("latency_us");
-        long extraJitterMicros = config.attribute("jitter_us");
-        if (extraJitterMicros == 0) {
-            micros += TimeUnit.MILLISECONDS.toMicros(draw(config.attribute("jitter")));
-        } else {
-            micros += draw(TimeUnit.MILLISECONDS.toMicros(config.attribute("jitter")) + extraJitterMicros);
-        }
-        return TimeUnit.MICROSECONDS.toNanos(micros);
-    }
-
-    /** U[-jitter, +jitter), or 0 if jitter is not positive. */
-    private long draw(long jitter) {
-        return jitter > 0 ? context.random().nextLong(2 * jitter) - jitter : 0;
+        long drawn = jitter > 0 ? context.random().nextLong(2 * jitter) - jitter : 0;
+        return TimeUnit.MICROSECONDS.toNanos(latencyMicros + drawn * jitterUnitMicros);
     }
 }
