@@ -9,21 +9,15 @@ import eu.rekawek.toxiproxy.model.ToxicDirection;
 import eu.rekawek.toxiproxy.model.toxic.Latency;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * This proxy's own extensions to the latency toxic ({@code latency_us}, {@code jitter_us}) and
- * the sub-millisecond timing they need. Always against the in-process server: a real Toxiproxy
- * accepts the attributes but ignores them.
+ * This proxy's own extensions to the latency toxic ({@code latency_us}, {@code jitter_us}).
+ * Always against the in-process server: a real Toxiproxy accepts the attributes but ignores them.
  */
 final class LatencyExtensionTest {
-
-    private static final int WARM_UP_ROUND_TRIPS = 300;
-    private static final int MEASURED_ROUND_TRIPS = 201;
 
     private static EchoServer echo;
     private static FaultProxyServer server;
@@ -90,8 +84,7 @@ final class LatencyExtensionTest {
     void createLatency_withFractionalMicros_isRejectedLikeAnyNonIntegerAttribute() throws IOException {
         Proxy proxy = client.createProxy("bad-ext", "127.0.0.1:0", echo.upstream());
 
-        RawHttp.Response response = http.post("/proxies/bad-ext/toxics",
-                "{\"name\":\"lat\",\"type\":\"latency\",\"attributes\":{\"latency\":1,\"jitter_us\":0.5}}");
+        RawHttp.Response response = addLatency(proxy, "{\"latency\":1,\"jitter_us\":0.5}");
 
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.json().getAsJsonObject().get("error").getAsString()).contains("jitter_us");
@@ -100,29 +93,26 @@ final class LatencyExtensionTest {
     }
 
     @Test
-    void roundTrip_withSubMillisecondLatency_isNotRoundedUpToWholeMilliseconds() throws IOException {
+    void roundTrip_withLatencyMicros_isDelayedByThemAndNeverEarly() throws IOException {
+        // How close to the deadline chunks leave is SelectorAlarmTest's (the mechanism) and a
+        // measurement's (docs/analysis.md, section 10), not a timed assertion here.
         Proxy proxy = client.createProxy("fine", "127.0.0.1:0", echo.upstream());
-        RawHttp.Response created = http.post("/proxies/fine/toxics",
-                "{\"name\":\"lat\",\"type\":\"latency\",\"stream\":\"downstream\",\"attributes\":{\"latency_us\":300}}");
-        assertThat(created.status()).isEqualTo(200);
-        List<Long> micros = new ArrayList<>();
+        assertThat(addLatency(proxy, "{\"latency_us\":300}").status()).isEqualTo(200);
+
         try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
-            for (int i = 0; i < WARM_UP_ROUND_TRIPS; i++) { // a cold JVM alone takes ~1 ms a round trip
-                connection.roundTrip(new byte[] {1});
-            }
-            for (int i = 0; i < MEASURED_ROUND_TRIPS; i++) {
+            for (int i = 0; i < 20; i++) {
                 long start = System.nanoTime();
                 assertThat(connection.roundTrip(new byte[] {(byte) i})).containsExactly(i);
-                micros.add((System.nanoTime() - start) / 1_000);
+                assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(300_000L);
             }
         }
-        micros.sort(null);
-
-        // Never early. With whole-millisecond timers no round trip could take under 1 ms: the
-        // loop slept at least 1 ms after the chunk arrived. Now most take the 0.3 ms plus wake-ups.
-        assertThat(micros.get(0)).isGreaterThanOrEqualTo(300);
-        assertThat(micros.get(micros.size() / 10)).as("10th percentile of the round trips, µs").isLessThan(1000);
         proxy.delete();
+    }
+
+    /** Adds a downstream latency toxic named "lat" with {@code attributes}, over plain HTTP. */
+    private static RawHttp.Response addLatency(Proxy proxy, String attributes) {
+        return http.post("/proxies/" + proxy.getName() + "/toxics",
+                "{\"name\":\"lat\",\"type\":\"latency\",\"stream\":\"downstream\",\"attributes\":" + attributes + "}");
     }
 
     private static JsonObject attributesOf(String proxy, String toxic) {
