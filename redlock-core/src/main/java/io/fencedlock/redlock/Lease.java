@@ -40,18 +40,31 @@ public interface Lease extends AutoCloseable {
    */
   Duration remainingValidity();
 
-  /** Whether {@link #remainingValidity()} is positive and the lease was not released. */
+  /**
+   * Whether {@link #remainingValidity()} is positive: false once the validity ran out, the
+   * lease was released, or an extend learned it was lost (see {@link #extend}).
+   */
   boolean isValid();
 
   /**
-   * Resets the lease's expiry to {@code ttl} from now on every node where the lock is still
-   * ours (compare-and-PEXPIRE; an expired key is never re-created). Succeeds only when a
-   * quorum of nodes confirms before the current validity runs out; the token does not change.
+   * Makes the lock last at least {@code ttl} from now on every node where it is still ours
+   * (compare-and-lengthen: a key's expiry is only ever raised, never shortened, and an expired
+   * key is never re-created). Succeeds only when a quorum of nodes confirms before the current
+   * validity runs out; the validity then becomes the later of the old one and {@code ttl} from
+   * the start of this call (minus drift). The token does not change.
    *
-   * @return true if extended; false if no quorum confirmed in time (the old validity stands)
+   * <p>Whatever the outcome or the order of concurrent extends, the validity this lease reports
+   * is never longer than a quorum of nodes still holds the key: a failed or late extend cannot
+   * shorten any node's key, because none ever does. If more nodes than a quorum can spare
+   * answer that the key is no longer ours, the lease is lost: {@link #isValid()} turns false
+   * for good. Each call counts towards {@link RedlockConfig#maxExtensions()}, succeeded or not.
+   *
+   * @return true if a quorum confirmed in time; false otherwise (the old validity stands,
+   *     unless a majority of nodes no longer holds the key)
    * @throws IllegalArgumentException if {@code ttl} is not positive, exceeds the configured
    *     maximum lease TTL, or is not larger than the drift allowance
-   * @throws LockExpiredException if the validity had already run out, or the lease was released
+   * @throws LockExpiredException if the validity had already run out, or the lease was
+   *     released or lost
    * @throws IllegalStateException if the configured maximum number of extensions was reached
    */
   boolean extend(Duration ttl);
@@ -75,14 +88,17 @@ public interface Lease extends AutoCloseable {
    * waiter, not free.
    *
    * @return true if the lease was still valid when released, so the work done under it ended
-   *     inside its validity; false if it had run out or was already released
+   *     inside its validity; false if it had run out, was lost or already released, or its
+   *     {@link Redlock} is closed (then nothing is sent, and the key stays until its TTL)
+   * @throws RedlockException if the calling thread is interrupted while it waits (the release
+   *     goes on in the background; the interrupt flag is kept)
    */
   boolean release();
 
   /** The asynchronous form of {@link #release}. */
   CompletionStage<Boolean> releaseAsync();
 
-  /** Releases the lease, like {@link #release()}; never throws. */
+  /** Releases the lease, like {@link #release()}; never throws (an interrupt ends the wait, and stays set). */
   @Override
   void close();
 }

@@ -78,6 +78,9 @@ public interface Redlock extends AutoCloseable {
    * Creates a client for the configured nodes. Waits at most {@link
    * RedlockConfig#connectTimeout()} for the first connections; nodes that are down, reject
    * the password or answer garbage do not prevent creation and show up in per-node outcomes.
+   *
+   * @throws RedlockException if the calling thread is interrupted meanwhile (the interrupt
+   *     flag is kept); whenever this method throws, it has closed everything it opened
    */
   static Redlock create(RedlockConfig config) {
     return DefaultRedlock.create(config);
@@ -87,8 +90,11 @@ public interface Redlock extends AutoCloseable {
    * Makes one attempt to acquire the lock.
    *
    * @return the lease, or empty if no quorum granted it (held by someone else, or nodes down)
-   * @throws IllegalArgumentException if {@code resource} is blank or the TTL is invalid (not
-   *     larger than the drift allowance, or above the maximum lease TTL)
+   * @throws IllegalArgumentException if {@code resource} is blank or reserved (see {@link
+   *     #acquire}), or the TTL is invalid (not larger than the drift allowance, or above the
+   *     maximum lease TTL)
+   * @throws RedlockException if the calling thread is interrupted (the attempt is abandoned,
+   *     a lease it still gains is released, and the interrupt flag is kept)
    */
   Optional<Lease> tryAcquire(String resource, Duration ttl);
 
@@ -100,30 +106,44 @@ public interface Redlock extends AutoCloseable {
    * backoff). A {@code maxWait} of zero makes one attempt.
    *
    * @throws LockAcquisitionException if no attempt succeeded; carries each node's outcome
-   * @throws IllegalArgumentException if {@code resource} is blank, the TTL is invalid or
-   *     {@code maxWait} is negative
-   * @throws RedlockException if the calling thread is interrupted (the attempt is cancelled
-   *     and the interrupt flag is kept)
+   * @throws IllegalArgumentException if {@code resource} is blank or reserved, the TTL is
+   *     invalid or {@code maxWait} is negative or above 365 days. Resource names are the lock
+   *     keys on the wire (after the configured prefix); three shapes are reserved because they
+   *     would share a key with another resource or with the node: keys starting with {@code
+   *     redlock:node-}, keys that are a whole hash tag such as {@code {user42}}, and keys that
+   *     are another resource's fence key, such as {@code {a}:fence}
+   * @throws RedlockException if the calling thread is interrupted (the acquire is abandoned,
+   *     a lease its attempt still gains is released, and the interrupt flag is kept), or this
+   *     client is closed meanwhile
    */
   Lease acquire(String resource, Duration ttl, Duration maxWait);
 
   /**
    * The asynchronous form of {@link #acquire}: the stage completes with the lease or fails
-   * with {@link LockAcquisitionException}. Argument errors are thrown at once.
+   * with {@link LockAcquisitionException} (or {@link RedlockException} if this client is
+   * closed meanwhile). Argument errors are thrown at once. Cancelling the stage (through
+   * {@code toCompletableFuture().cancel(..)}, or completing it any other way) abandons the
+   * acquire: no further attempt starts, and a lease an attempt in flight still gains is
+   * released.
    */
   CompletionStage<Lease> acquireAsync(String resource, Duration ttl, Duration maxWait);
 
-  /** The asynchronous form of {@link #tryAcquire}. */
+  /**
+   * The asynchronous form of {@link #tryAcquire}. Cancelling the stage abandons the attempt:
+   * a lease it still gains is released.
+   */
   CompletionStage<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl);
 
   /** The configuration this client was created with. */
   RedlockConfig config();
 
   /**
-   * Closes every connection and thread this client owns, after the deletes of recent releases
-   * still on their way to slower nodes, and the attempts of local handoffs in flight, have
-   * finished (at most about three node timeouts), so closing does not leave lock keys behind.
-   * Releases made while or after closing are not handed off. Idempotent.
+   * Closes every connection and thread this client owns. First every acquire still waiting
+   * fails with a {@link RedlockException}; then closing waits for the attempts still in flight
+   * (a lease one of them gains is released), the deletes of recent releases still on their
+   * way to slower nodes, and local handoffs in flight, each bounded by node timeouts, so
+   * closing does not leave lock keys behind. Releases made while or after closing are not
+   * handed off. Idempotent.
    */
   @Override
   void close();

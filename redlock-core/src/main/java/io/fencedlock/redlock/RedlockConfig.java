@@ -1,11 +1,12 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.redlock.internal.KeySpace;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -32,6 +33,15 @@ public final class RedlockConfig {
   public static final int DEFAULT_MAX_EXTENSIONS = 10;
   /** Default largest TTL a lease may ask for; also how long a node that lost its memory waits. */
   public static final Duration DEFAULT_MAX_LEASE_TTL = Duration.ofMinutes(1);
+  /** The longest {@link Builder#nodeTimeout} and {@link Builder#connectTimeout} accepted. */
+  public static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
+  /** The longest {@link Builder#retryDelay} and {@link Builder#retryJitter} accepted. */
+  public static final Duration MAX_RETRY_DELAY = Duration.ofHours(1);
+  /**
+   * The longest {@link Builder#maxLeaseTtl} accepted. Longer work keeps a shorter lease alive
+   * by extending it; a node that lost its memory is kept out for this long.
+   */
+  public static final Duration MAX_MAX_LEASE_TTL = Duration.ofDays(7);
   /** Default number of times in a row a lock may pass to a waiter of the same Redlock. */
   public static final int DEFAULT_MAX_LOCAL_HANDOFFS = 8;
 
@@ -160,23 +170,36 @@ public final class RedlockConfig {
 
     /**
      * The independent Redis masters, at least one, usually 2f+1 of them. Each is a Lettuce
-     * URI, so passwords ({@code redis://:secret@host:6379}) and TLS ({@code rediss://}) work.
+     * URI, so passwords ({@code redis://:secret@host:6379}), TLS ({@code rediss://}) and Unix
+     * sockets ({@code redis-socket:///path}) work. Host names are resolved here, once, to
+     * refuse two URIs that reach the same server: one server counted twice could make a
+     * quorum on its own. Two URIs are the same server when they share a port and an address
+     * (every loopback address counting as one, whatever the name: {@code localhost}, {@code
+     * 127.0.0.1}, {@code [::1]}), or name the same socket; the database number does not make a
+     * different server.
      *
-     * @throws IllegalArgumentException if the list is empty, has a null, an unparsable URI or
-     *     two URIs naming the same host, port and database
+     * @throws IllegalArgumentException if the list is empty, has a null, an unparsable URI, a
+     *     Sentinel URI (Redlock needs independent masters, not a failover group), or two URIs
+     *     that may reach the same server
      */
     public Builder nodes(List<String> uris) {
       once("nodes");
       Objects.requireNonNull(uris, "nodes");
       require(!uris.isEmpty(), "nodes must name at least one Redis node");
-      Set<String> seen = new HashSet<>();
+      List<NodeAddress> seen = new ArrayList<>();
       List<String> copy = new ArrayList<>();
       for (int i = 0; i < uris.size(); i++) {
         String uri = uris.get(i);
         require(uri != null && !uri.isBlank(), "nodes[" + i + "] is null or blank");
         RedisURI parsed = parse(i, uri);
-        String identity = parsed.getHost() + ":" + parsed.getPort() + "/" + parsed.getDatabase();
-        require(seen.add(identity), "nodes[" + i + "] duplicates another node: " + identity);
+        require(parsed.getSentinels().isEmpty(), "nodes[" + i + "] is a Sentinel URI: Redlock needs independent"
+            + " masters, and a failover can lose acknowledged locks and fence counters");
+        NodeAddress address = NodeAddress.of(parsed);
+        for (int j = 0; j < seen.size(); j++) {
+          require(!seen.get(j).sameServerAs(address), "nodes[" + i + "] duplicates nodes[" + j + "]: "
+              + uri + " and " + uris.get(j) + " may reach the same server");
+        }
+        seen.add(address);
         copy.add(uri);
       }
       this.nodes = copy;
@@ -205,11 +228,11 @@ public final class RedlockConfig {
      * How long one node may take to answer one step. Keep it far below the TTL: a paused or
      * cut-off node costs each acquire at most this long. Default 50 ms.
      *
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or above {@link RedlockConfig#MAX_TIMEOUT}
      */
     public Builder nodeTimeout(Duration timeout) {
       once("nodeTimeout");
-      this.nodeTimeout = positive("nodeTimeout", timeout);
+      this.nodeTimeout = atMost("nodeTimeout", positive("nodeTimeout", timeout), MAX_TIMEOUT);
       return this;
     }
 
@@ -217,11 +240,11 @@ public final class RedlockConfig {
      * How long {@link Redlock#create} waits for the first connections (nodes that are down do
      * not prevent creation), and the TCP connect timeout of every reconnect. Default 2 s.
      *
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or above {@link RedlockConfig#MAX_TIMEOUT}
      */
     public Builder connectTimeout(Duration timeout) {
       once("connectTimeout");
-      this.connectTimeout = positive("connectTimeout", timeout);
+      this.connectTimeout = atMost("connectTimeout", positive("connectTimeout", timeout), MAX_TIMEOUT);
       return this;
     }
 
@@ -230,11 +253,11 @@ public final class RedlockConfig {
      * a local handoff or a split vote (see {@link Redlock#acquire}) starts the next one
      * sooner; it also caps the backoff after split votes. Default 100 ms.
      *
-     * @throws IllegalArgumentException if negative
+     * @throws IllegalArgumentException if negative or above {@link RedlockConfig#MAX_RETRY_DELAY}
      */
     public Builder retryDelay(Duration delay) {
       once("retryDelay");
-      this.retryDelay = nonNegative("retryDelay", delay);
+      this.retryDelay = atMost("retryDelay", nonNegative("retryDelay", delay), MAX_RETRY_DELAY);
       return this;
     }
 
@@ -242,16 +265,17 @@ public final class RedlockConfig {
      * The upper bound of a uniformly random extra pause added to each retry, so that
      * contending clients do not retry in lockstep. Default 100 ms.
      *
-     * @throws IllegalArgumentException if negative
+     * @throws IllegalArgumentException if negative or above {@link RedlockConfig#MAX_RETRY_DELAY}
      */
     public Builder retryJitter(Duration jitter) {
       once("retryJitter");
-      this.retryJitter = nonNegative("retryJitter", jitter);
+      this.retryJitter = atMost("retryJitter", nonNegative("retryJitter", jitter), MAX_RETRY_DELAY);
       return this;
     }
 
     /**
-     * How many times one lease may be extended. Default {@value #DEFAULT_MAX_EXTENSIONS}.
+     * How many extend calls one lease may make, succeeded or not (each reserves its slot
+     * before it is sent). Default {@value #DEFAULT_MAX_EXTENSIONS}.
      *
      * @throws IllegalArgumentException if negative
      */
@@ -264,25 +288,32 @@ public final class RedlockConfig {
 
     /**
      * The largest TTL a lease may request or be extended to. A node that restarted without
-     * its data is kept out of quorums for this long (plus drift) after it is first seen, so
-     * that every lease it had forgotten has run out. Every client of a deployment must use the
-     * same value. Default 1 minute.
+     * its data is kept out of quorums for this long (plus drift) after this client first saw
+     * its current empty state, so that every lease it had forgotten has run out: that holds
+     * only if no client of the deployment uses TTLs longer than the re-admitting client's
+     * value, so give every client the same one (docs/analysis.md, section 5). Default 1
+     * minute.
      *
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if not positive or above {@link RedlockConfig#MAX_MAX_LEASE_TTL}
      */
     public Builder maxLeaseTtl(Duration max) {
       once("maxLeaseTtl");
-      this.maxLeaseTtl = positive("maxLeaseTtl", max);
+      this.maxLeaseTtl = atMost("maxLeaseTtl", positive("maxLeaseTtl", max), MAX_MAX_LEASE_TTL);
       return this;
     }
 
     /**
      * A prefix put before every resource name to form the lock key. Default empty, so the key
      * on the wire is exactly the resource name, as other Redlock clients use it.
+     *
+     * @throws IllegalArgumentException if it starts with {@code redlock:node-} (the nodes' own
+     *     keys) or has an unpaired UTF-16 surrogate
      */
     public Builder keyPrefix(String prefix) {
       once("keyPrefix");
-      this.keyPrefix = Objects.requireNonNull(prefix, "keyPrefix");
+      Objects.requireNonNull(prefix, "keyPrefix");
+      KeySpace.checkPrefix("keyPrefix", prefix);
+      this.keyPrefix = prefix;
       return this;
     }
 
@@ -384,6 +415,11 @@ public final class RedlockConfig {
     private static Duration positive(String name, Duration d) {
       Objects.requireNonNull(d, name);
       require(!d.isNegative() && !d.isZero(), name + " must be positive: " + d);
+      return d;
+    }
+
+    private static Duration atMost(String name, Duration d, Duration limit) {
+      require(d.compareTo(limit) <= 0, name + " must be at most " + limit + ": " + d);
       return d;
     }
 

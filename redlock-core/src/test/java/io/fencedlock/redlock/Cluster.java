@@ -16,8 +16,13 @@ final class Cluster {
 
   /** A config builder for these nodes with the test timing; nothing else set. */
   static RedlockConfig.Builder config(RedisNodes nodes) {
+    return configFor(nodes.uris());
+  }
+
+  /** The same for any node URIs. */
+  static RedlockConfig.Builder configFor(List<String> uris) {
     return RedlockConfig.builder()
-        .nodes(nodes.uris())
+        .nodes(uris)
         .nodeTimeout(Timing.NODE_TIMEOUT)
         // Creation waits for the first connections; on a loaded machine the handshake is slow.
         .connectTimeout(Timing.AWAIT)

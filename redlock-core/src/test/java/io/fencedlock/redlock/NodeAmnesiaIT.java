@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 final class NodeAmnesiaIT {
   private static final Duration TTL = Duration.ofSeconds(5);
   private static final String MARKER = "redlock:node-init";
+  /** Written to a node when a client first sees it without its marker: names that empty incarnation. */
+  private static final String EMPTY_SINCE = "redlock:node-empty";
 
   @Test
   void create_freshDeploymentAllNodesAnswer_marksEveryNodeWithAnEpoch() {
@@ -136,6 +138,87 @@ final class NodeAmnesiaIT {
       assertThat(lease).as("node 0 counts again").isPresent();
       assertThat(lease.get().fencingToken()).isGreaterThan(last);
       lease.get().release();
+    }
+  }
+
+  /**
+   * A node wiped, re-admitted by another client, and wiped again must be excluded for
+   * maxLeaseTtl from its second wipe, even by a client whose last look at it was during the
+   * first one. Otherwise that client re-admits it at once and a quorum forms without a lease
+   * the node forgot: two valid leases on one resource.
+   */
+  @Test
+  void secondWipe_clientThatSawTheFirstOne_excludesTheNodeAgain() {
+    Duration maxLeaseTtl = Duration.ofSeconds(60);
+    Duration pastReadmission = maxLeaseTtl.multipliedBy(2);
+    FakeTicker clockA = new FakeTicker();
+    FakeTicker clockB = new FakeTicker();
+    try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
+        Redlock a = Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).ticker(clockA).build());
+        Redlock b = Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).ticker(clockB).build());
+        Redlock holder = Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).build())) {
+      holder.acquire("amnesia:warm-up", TTL, Timing.RETRY_WAIT).release(); // the deployment is initialized
+      nodes.node(0).restart(Persistence.NONE);
+      seeNodeZeroEmpty(nodes, a);
+      seeNodeZeroEmpty(nodes, b);
+
+      // B's wait is over: it re-admits node 0.
+      clockB.advance(pastReadmission);
+      await().atMost(Timing.AWAIT).until(() -> {
+        b.tryAcquire("amnesia:probe-b", Duration.ofSeconds(1)).ifPresent(Lease::release);
+        return Long.valueOf(1).equals(nodes.node(0).command("EXISTS", MARKER));
+      });
+
+      // The holder locks on nodes 0, 1 and 2 (3 and 4 are down, so its requests never reach
+      // them); then node 0 forgets it.
+      nodes.node(3).kill();
+      nodes.node(4).kill();
+      Lease held = holder.acquire("amnesia:twice", maxLeaseTtl, Timing.RETRY_WAIT);
+      nodes.node(3).restart();
+      nodes.node(4).restart();
+      nodes.node(0).restart(Persistence.NONE);
+
+      // A last looked at node 0 during its first wipe, more than maxLeaseTtl ago by its clock.
+      // It reconnects to the restarted nodes and sees node 0 empty again.
+      clockA.advance(pastReadmission);
+      await().atMost(Timing.AWAIT).until(() -> a.tryAcquire("amnesia:probe-a", Duration.ofSeconds(1))
+          .map(lease -> lease.release() || true).orElse(false));
+      int attemptsAfterFirstSeen = 0;
+      Lease stolen = null;
+      long deadline = System.nanoTime() + Timing.AWAIT.toNanos();
+      while (stolen == null && attemptsAfterFirstSeen < 20 && System.nanoTime() < deadline) {
+        stolen = a.tryAcquire("amnesia:twice", Duration.ofSeconds(1)).orElse(null);
+        if (nodes.node(0).command("EXISTS", EMPTY_SINCE).equals(1L)) {
+          attemptsAfterFirstSeen++; // the client has seen this incarnation of the empty node
+        }
+      }
+
+      assertThat(stolen).as("granted while the holder's lease is valid").isNull();
+      assertThat(attemptsAfterFirstSeen).as("the client saw node 0's second wipe").isEqualTo(20);
+      assertThat(nodes.node(0).command("EXISTS", MARKER)).as("node 0 re-admitted at once").isEqualTo(0L);
+      assertThat(held.isValid()).isTrue();
+    }
+  }
+
+  /**
+   * Makes {@code client} see node 0 without its marker: with nodes 3 and 4 paused, its attempt
+   * can decide only after node 0's reply has arrived (and been observed).
+   */
+  private static void seeNodeZeroEmpty(RedisNodes nodes, Redlock client) {
+    nodes.node(3).pause();
+    nodes.node(4).pause();
+    try {
+      await().atMost(Timing.AWAIT).until(() -> {
+        try {
+          client.acquire("amnesia:look", TTL, Duration.ZERO).release();
+          return false;
+        } catch (LockAcquisitionException e) {
+          return e.outcomes().get(0).status() == NodeStatus.UNINITIALIZED;
+        }
+      });
+    } finally {
+      nodes.node(3).resume();
+      nodes.node(4).resume();
     }
   }
 }

@@ -49,9 +49,48 @@ final class RedlockConfigTest {
   }
 
   @Test
-  void nodes_sameHostDifferentDatabase_isAllowed() {
-    RedlockConfig config = RedlockConfig.builder().nodes("redis://127.0.0.1:7001/0", "redis://127.0.0.1:7001/1").build();
-    assertThat(config.nodes()).hasSize(2);
+  void nodes_sameServerDifferentDatabase_throws() {
+    // One server with three databases would make a quorum of three "nodes" on its own.
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://127.0.0.1:7001/0", "redis://127.0.0.1:7001/1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[1] duplicates nodes[0]");
+  }
+
+  @Test
+  void nodes_oneLoopbackServerByThreeNames_throws() {
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://localhost:7001", "redis://127.0.0.1:7001"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[1] duplicates nodes[0]");
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://127.0.0.1:7001", "redis://[::1]:7001"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[1] duplicates nodes[0]");
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://[::1]:7001", "redis://LOCALHOST:7002", "redis://localhost:7001"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[2] duplicates nodes[0]");
+  }
+
+  @Test
+  void nodes_distinctSocketPaths_areThreeNodes() {
+    RedlockConfig config = RedlockConfig.builder()
+        .nodes("redis-socket:///tmp/fencedlock-a.sock", "redis-socket:///tmp/fencedlock-b.sock", "redis-socket:///tmp/fencedlock-c.sock")
+        .build();
+    assertThat(config.quorum()).isEqualTo(2);
+  }
+
+  @Test
+  void nodes_oneSocketPathTwice_throws() {
+    assertThatThrownBy(() -> RedlockConfig.builder()
+            .nodes("redis-socket:///tmp/fencedlock-a.sock", "redis-socket:///tmp/./fencedlock-a.sock"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[1] duplicates nodes[0]");
+  }
+
+  @Test
+  void nodes_sentinelUri_throwsBecauseRedlockNeedsIndependentMasters() {
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis-sentinel://127.0.0.1:26379#mymaster"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[0]")
+        .hasMessageContaining("Sentinel");
   }
 
   @Test
@@ -90,6 +129,23 @@ final class RedlockConfigTest {
     assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(Duration.ZERO)).hasMessageContaining("maxLeaseTtl");
     assertThatThrownBy(() -> RedlockConfig.builder().maxExtensions(-1)).hasMessageContaining("maxExtensions");
     assertThatThrownBy(() -> RedlockConfig.builder().maxLocalHandoffs(-1)).hasMessageContaining("maxLocalHandoffs");
+  }
+
+  @Test
+  void durations_beyondTheirRange_throwNamingParameter() {
+    Duration centuries = Duration.ofDays(365L * 300);
+    assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(centuries)).hasMessageContaining("maxLeaseTtl");
+    assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(Duration.ofDays(8))).hasMessageContaining("maxLeaseTtl");
+    assertThatThrownBy(() -> RedlockConfig.builder().nodeTimeout(centuries)).hasMessageContaining("nodeTimeout");
+    assertThatThrownBy(() -> RedlockConfig.builder().connectTimeout(centuries)).hasMessageContaining("connectTimeout");
+    assertThatThrownBy(() -> RedlockConfig.builder().retryDelay(centuries)).hasMessageContaining("retryDelay");
+    assertThatThrownBy(() -> RedlockConfig.builder().retryJitter(centuries)).hasMessageContaining("retryJitter");
+    assertThat(RedlockConfig.builder().maxLeaseTtl(Duration.ofDays(7))).isNotNull();
+  }
+
+  @Test
+  void keyPrefix_reservedForTheNodesOwnKeys_throws() {
+    assertThatThrownBy(() -> RedlockConfig.builder().keyPrefix("redlock:node-")).hasMessageContaining("keyPrefix");
   }
 
   @Test

@@ -265,10 +265,58 @@ final class RedlockIT {
     assertThatThrownBy(() -> redlock.tryAcquire(resource, Duration.ofMillis(2))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
     assertThatThrownBy(() -> redlock.tryAcquire(resource, Duration.ofHours(1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxLeaseTtl");
     assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxWait");
+    assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofDays(365L * 300))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxWait");
     try (Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
       assertThatThrownBy(() -> lease.extend(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
       assertThatThrownBy(() -> lease.extend(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
     }
+  }
+
+  @Test
+  void acquire_reservedResourceNames_throwIllegalArgumentAndTouchNothing() {
+    // "{a}" would share its fence key with "a"; the others are "a"'s fence key and a node key.
+    for (String reserved : List.of("{a}", "{a}:fence", "redlock:node-init", "redlock:node-max-token")) {
+      assertThatThrownBy(() -> redlock.tryAcquire(reserved, TTL))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("resource '" + reserved + "' is reserved");
+      assertThatThrownBy(() -> redlock.acquireAsync(reserved, TTL, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    }
+    try (Lease lease = redlock.acquire("a", TTL, Timing.RETRY_WAIT)) {
+      assertThat(lease.fencingToken()).isPositive();
+      assertThat(Cluster.holding(nodes, "{a}:fence")).as("its fence key, on a quorum").isGreaterThanOrEqualTo(3);
+    }
+  }
+
+  @Test
+  void create_oneServerReachedThroughTwoPorts_throwsAndLeavesNoThreads() {
+    long before = redlockThreads();
+    try (PortForward forward = new PortForward(nodes.node(0).port())) {
+      List<String> uris = new java.util.ArrayList<>(nodes.uris().subList(0, 2));
+      uris.add("redis://127.0.0.1:" + forward.port()); // node 0 again, under another port
+      RedlockConfig config = Cluster.configFor(uris).build();
+
+      assertThatThrownBy(() -> Redlock.create(config))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("nodes[2]")
+          .hasMessageContaining("nodes[0]")
+          .hasMessageContaining("one Redis server");
+    }
+    await().atMost(Timing.AWAIT).until(() -> redlockThreads() <= before);
+  }
+
+  @Test
+  void create_callerInterrupted_throwsAndLeavesNoThreadsOrConnections() {
+    long before = redlockThreads();
+    Thread.currentThread().interrupt();
+    try {
+      assertThatThrownBy(() -> Redlock.create(Cluster.config(nodes).build()))
+          .isInstanceOf(RedlockException.class)
+          .hasMessageContaining("interrupted");
+      assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept").isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+    await().atMost(Timing.AWAIT).until(() -> redlockThreads() <= before);
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -78,29 +79,34 @@ final class AcquireAttempt {
     this.holders = new AtomicReferenceArray<>(ctx.nodes().size());
   }
 
-  /** Runs one attempt; the future never fails. */
-  static CompletableFuture<Result> run(LockContext ctx, String resource, Duration ttl) {
-    return run(ctx, resource, ttl, null);
-  }
-
   /**
-   * Runs one attempt, as the successor in {@code handoff} if not null. The future never fails;
-   * a handoff's {@link Handoff#predecessorReleased} completes after it, and {@link
-   * io.fencedlock.redlock.Redlock#close} waits for a handoff's attempt as it waits for a release's deletes.
+   * Runs one attempt, as the successor in {@code handoff} if not null, and passes its result
+   * to {@code handler} (the failure is a bug: attempts report failures as {@link Failed}).
+   * {@link io.fencedlock.redlock.Redlock#close} waits until the handler has run, so whatever
+   * the handler starts before it returns (the release of a lease nobody wants any more) is
+   * waited for too. A handoff's {@link Handoff#predecessorReleased} completes after the
+   * handler, so the new holder's thread is woken before the predecessor's.
    */
-  static CompletableFuture<Result> run(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
-    if (handoff == null) {
-      return new AcquireAttempt(ctx, resource, ttl, null).phase1(true);
+  static void run(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff,
+      BiConsumer<? super Result, ? super Throwable> handler) {
+    CompletableFuture<Void> handled = new CompletableFuture<>();
+    ctx.nodes().awaitOnClose(handled); // before sending, so a close() from now on waits for it
+    CompletableFuture<Result> attempt;
+    try {
+      attempt = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
+    } catch (RuntimeException | Error bug) {
+      attempt = CompletableFuture.failedFuture(bug); // never expected; nothing may wait for it forever
     }
-    CompletableFuture<Void> finished = new CompletableFuture<>();
-    ctx.nodes().awaitOnClose(finished); // before sending, so a close() from now on waits for it
-    CompletableFuture<Result> result = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
-    result.whenComplete((r, e) -> finished.complete(null));
-    // CompletableFuture runs dependents last-registered first (only latency depends on it):
-    // the successor's own, registered by the caller after this returns, run before the
-    // predecessor's release() is told, so the new holder's thread is woken first.
-    result.whenComplete((r, e) -> handoff.predecessorReleased().complete(null));
-    return result;
+    attempt.whenComplete((result, bug) -> {
+      try {
+        ctx.nodes().runFinishing(handled, () -> handler.accept(result, bug));
+      } finally {
+        handled.complete(null);
+        if (handoff != null) {
+          handoff.predecessorReleased().complete(null);
+        }
+      }
+    });
   }
 
   private CompletableFuture<Result> phase1(boolean mayInitialize) {
@@ -172,7 +178,7 @@ final class AcquireAttempt {
 
   private CompletableFuture<Result> finish(long token, List<NodeReply> replies) {
     long deadline = Validity.deadline(start, ttl, ctx.config().driftFactor());
-    if (ctx.ticker().read() >= deadline) {
+    if (ctx.ticker().read() - deadline >= 0) {
       return fail("acquiring took longer than the lease's validity", replies);
     }
     if (token > 0) {

@@ -3,6 +3,7 @@ package io.fencedlock.redlock.internal;
 import io.fencedlock.redlock.Lease;
 import io.fencedlock.redlock.LockExpiredException;
 import io.fencedlock.redlock.NodeStatus;
+import io.fencedlock.redlock.RedlockException;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
@@ -17,8 +18,18 @@ import java.util.concurrent.atomic.AtomicReference;
 final class DefaultLease implements Lease {
   private static final Logger log = LoggerFactory.getLogger(DefaultLease.class);
 
-  /** What changes over a lease's life, swapped atomically. */
-  private record State(long deadlineNanos, int extensions, boolean released) {}
+  /**
+   * What changes over a lease's life, swapped atomically.
+   *
+   * @param extensions extend calls made so far (each reserves its slot before it is sent)
+   * @param lost set once an extend learned that a majority of nodes no longer holds the key:
+   *     the lease is over for good, whatever other extends report afterwards
+   */
+  private record State(long deadlineNanos, int extensions, boolean released, boolean lost) {
+    boolean over() {
+      return released || lost;
+    }
+  }
 
   private final LockContext ctx;
   private final String resource;
@@ -43,7 +54,7 @@ final class DefaultLease implements Lease {
     this.lockKey = ctx.keys().lockKey(resource);
     this.owner = owner;
     this.token = token;
-    this.state = new AtomicReference<>(new State(deadlineNanos, 0, false));
+    this.state = new AtomicReference<>(new State(deadlineNanos, 0, false, false));
     this.acquireSettled = acquireSettled;
     this.handoffsInARow = handoffsInARow;
   }
@@ -74,7 +85,7 @@ final class DefaultLease implements Lease {
   @Override
   public Duration remainingValidity() {
     State s = state.get();
-    return s.released ? Duration.ZERO : Validity.remaining(s.deadlineNanos, ctx.ticker().read());
+    return s.over() ? Duration.ZERO : Validity.remaining(s.deadlineNanos, ctx.ticker().read());
   }
 
   @Override
@@ -84,45 +95,72 @@ final class DefaultLease implements Lease {
 
   @Override
   public boolean extend(Duration ttl) {
-    return Futures.await(extendAsync(ttl));
+    return Futures.await(extendAsync(ttl), ctx.callBoundNanos());
   }
 
   @Override
   public CompletionStage<Boolean> extendAsync(Duration ttl) {
     Validity.checkTtl("ttl", ttl, ctx.config().driftFactor(), ctx.config().maxLeaseTtl());
-    State before = state.get();
-    long start = ctx.ticker().read();
-    if (before.released || start >= before.deadlineNanos) {
-      return CompletableFuture.failedFuture(new LockExpiredException(
-          "cannot extend the lease on '" + resource + "': " + (before.released ? "released" : "its validity ran out")));
-    }
-    if (before.extensions >= ctx.config().maxExtensions()) {
+    if (ctx.nodes().isClosed()) {
       return CompletableFuture.failedFuture(new IllegalStateException(
-          "the lease on '" + resource + "' was already extended maxExtensions = " + before.extensions + " times"));
+          "cannot extend the lease on '" + resource + "': its Redlock is closed"));
     }
+    long start = ctx.ticker().read();
+    State before;
+    do {
+      before = state.get();
+      if (before.over() || start - before.deadlineNanos >= 0) {
+        return CompletableFuture.failedFuture(new LockExpiredException("cannot extend the lease on '" + resource + "': "
+            + (before.released ? "released" : before.lost ? "a majority of nodes no longer holds it" : "its validity ran out")));
+      }
+      if (before.extensions >= ctx.config().maxExtensions()) {
+        return CompletableFuture.failedFuture(new IllegalStateException(
+            "the lease on '" + resource + "' was already extended maxExtensions = " + before.extensions + " times"));
+      }
+    } while (!state.compareAndSet(before, new State(before.deadlineNanos, before.extensions + 1, false, false)));
     Nodes nodes = ctx.nodes();
-    List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), i -> pexpire(i, ttl));
+    List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), i -> lengthen(i, ttl));
+    long newDeadline = Validity.deadline(start, ttl, ctx.config().driftFactor());
     return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
-        .thenApply(round -> round.reached() && adopt(before, Validity.deadline(start, ttl, ctx.config().driftFactor())))
+        .thenApply(round -> round.reached() ? adopt(newDeadline) : noteFailure(round))
         .minimalCompletionStage();
   }
 
-  /** Takes the new deadline unless the old one ran out meanwhile or the lease was released. */
-  private boolean adopt(State before, long newDeadline) {
-    if (ctx.ticker().read() >= before.deadlineNanos) {
-      return false; // the quorum answered after our validity ended: we may have lost the lock
-    }
+  /**
+   * Takes a deadline a quorum confirmed, unless the lease is over or its current validity ran
+   * out before the confirmation came (another owner may hold the lock by now). Deadlines only
+   * move later: extend.lua never shortens a key, so an earlier confirmed deadline still holds.
+   */
+  private boolean adopt(long confirmedDeadline) {
+    long now = ctx.ticker().read();
     State current;
     do {
       current = state.get();
-      if (current.released) {
+      if (current.over() || now - current.deadlineNanos >= 0) {
         return false;
       }
-    } while (!state.compareAndSet(current, new State(newDeadline, current.extensions + 1, false)));
+      // The later of the two, compared by difference: ticker readings may wrap.
+    } while (!state.compareAndSet(current, new State(confirmedDeadline - current.deadlineNanos > 0
+        ? confirmedDeadline : current.deadlineNanos, current.extensions, false, false)));
     return true;
   }
 
-  private CompletableFuture<NodeReply> pexpire(int node, Duration ttl) {
+  /**
+   * After an extend without a quorum: if more nodes than a quorum can spare answered that the
+   * key is not ours, fewer than a quorum still hold it (a key is never re-created), so another
+   * client may acquire at once and this lease is lost for good. Timeouts and errors prove
+   * nothing, and the old validity stands: no node's expiry was shortened.
+   */
+  private boolean noteFailure(QuorumRound.Result round) {
+    long refusals = round.replies().stream().filter(reply -> reply.status() == NodeStatus.REFUSED).count();
+    if (refusals > ctx.nodes().size() - ctx.nodes().quorum()) {
+      state.updateAndGet(s -> new State(s.deadlineNanos, s.extensions, s.released, true));
+      log.debug("lease on '{}' lost: {} of {} nodes no longer hold it", resource, refusals, ctx.nodes().size());
+    }
+    return false;
+  }
+
+  private CompletableFuture<NodeReply> lengthen(int node, Duration ttl) {
     return ctx.nodes().call(
         node,
         n -> n.<Long>script(LuaScript.EXTEND, ScriptOutputType.INTEGER, new String[] {lockKey}, owner, Long.toString(ttl.toMillis())),
@@ -131,7 +169,7 @@ final class DefaultLease implements Lease {
 
   @Override
   public boolean release() {
-    return Futures.await(releasing());
+    return Futures.await(releasing(), ctx.callBoundNanos());
   }
 
   @Override
@@ -147,23 +185,28 @@ final class DefaultLease implements Lease {
       if (current.released) {
         return CompletableFuture.completedFuture(false);
       }
-    } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true)));
-    boolean wasValid = ctx.ticker().read() < current.deadlineNanos;
+    } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true, current.lost)));
+    if (ctx.nodes().isClosed()) {
+      return CompletableFuture.completedFuture(false); // nothing can be sent: the key stays to its TTL
+    }
+    boolean wasValid = !current.lost && ctx.ticker().read() - current.deadlineNanos < 0;
+    CompletableFuture<Void> handoffDone = new CompletableFuture<>();
     Optional<ReleaseSubscriptions.Successor> successor = mayHandOff(wasValid)
-        ? ctx.releases().claimSuccessor(lockKey)
+        ? ctx.releases().claimSuccessor(lockKey, handoffDone)
         : Optional.empty();
     CompletableFuture<?> released = successor.isPresent()
-        ? handOff(successor.get())
+        ? handOff(successor.get(), handoffDone)
         : ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced());
     return released.thenApply(ignored -> wasValid);
   }
 
-  private CompletableFuture<?> handOff(ReleaseSubscriptions.Successor successor) {
-    Handoff handoff = new Handoff(owner, handoffsInARow + 1, new CompletableFuture<>());
+  private CompletableFuture<?> handOff(ReleaseSubscriptions.Successor successor, CompletableFuture<Void> handoffDone) {
+    Handoff handoff = new Handoff(owner, handoffsInARow + 1, handoffDone);
     try {
       successor.succeed(handoff);
     } catch (RuntimeException bug) {
       log.warn("handing the lock on '{}' to a waiter failed; releasing it instead", resource, bug);
+      handoffDone.complete(null);
       return ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced());
     }
     return handoff.predecessorReleased();
@@ -189,9 +232,14 @@ final class DefaultLease implements Lease {
     return true;
   }
 
+  /** Releases like {@link #release()}; an interrupt ends the wait (the flag is kept), never throws. */
   @Override
   public void close() {
-    release();
+    try {
+      release();
+    } catch (RedlockException interrupted) {
+      log.debug("closing the lease on '{}' stopped waiting for its release", resource, interrupted);
+    }
   }
 
   @Override

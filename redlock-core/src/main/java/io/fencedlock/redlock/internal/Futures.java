@@ -6,6 +6,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /** Helpers for the async core and the sync views derived from it. Thread-safe. */
 public final class Futures {
@@ -21,18 +24,34 @@ public final class Futures {
     return t;
   }
 
+  /** The same, for a stage whose result holds nothing to give back when the caller gives up. */
+  public static <T> T await(CompletionStage<T> stage, long boundNanos) {
+    return await(stage, boundNanos, ignored -> {});
+  }
+
   /**
-   * Waits for a stage. On interrupt, cancels it, keeps the interrupt flag and throws. A failure
-   * is rethrown as itself if unchecked, else wrapped.
+   * Waits for a stage, at most {@code boundNanos}. On interrupt, cancels it, keeps the
+   * interrupt flag and throws. A failure is rethrown as itself if unchecked, else wrapped.
+   *
+   * <p>The bound is a safety net, not a timeout callers rely on: every stage this library
+   * creates completes within its own bound (node timeouts and the caller's maxWait). If one
+   * ever did not, the call cancels it and fails rather than block its caller forever.
+   *
+   * @param abandoned receives the result if the stage completed anyway, between the interrupt
+   *     (or the bound) and the cancel: nobody else will see it (a lease to release, say)
    */
-  public static <T> T await(CompletionStage<T> stage) {
+  public static <T> T await(CompletionStage<T> stage, long boundNanos, Consumer<? super T> abandoned) {
     CompletableFuture<T> future = stage.toCompletableFuture();
     try {
-      return future.get();
+      return future.get(boundNanos, TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
-      future.cancel(true);
+      giveUp(future, abandoned);
       Thread.currentThread().interrupt();
       throw new RedlockException("interrupted while waiting", e);
+    } catch (TimeoutException e) {
+      giveUp(future, abandoned);
+      throw new RedlockException("the call did not complete within its bound of "
+          + TimeUnit.NANOSECONDS.toMillis(boundNanos) + " ms (a bug: please report it)", e);
     } catch (ExecutionException | CancellationException e) {
       Throwable cause = unwrap(e);
       if (cause instanceof RuntimeException runtime) {
@@ -42,6 +61,19 @@ public final class Futures {
         throw error;
       }
       throw new RedlockException(cause.getMessage(), cause);
+    }
+  }
+
+  private static <T> void giveUp(CompletableFuture<T> future, Consumer<? super T> abandoned) {
+    if (!future.cancel(true) && !future.isCompletedExceptionally()) {
+      abandoned.accept(future.join()); // completed just before the cancel: hand back its result
+    }
+  }
+
+  /** Whether the calling thread has been interrupted; then a blocking call does not start. */
+  public static void checkNotInterrupted() {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new RedlockException("interrupted before the call started");
     }
   }
 }

@@ -11,4 +11,9 @@ record LockContext(
   Ticker ticker() {
     return config.ticker();
   }
+
+  /** See {@link Nodes#callBoundNanos}. */
+  long callBoundNanos() {
+    return Nodes.callBoundNanos(config);
+  }
 }

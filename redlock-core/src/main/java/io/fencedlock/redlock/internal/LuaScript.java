@@ -27,8 +27,9 @@ public record LuaScript(String name, String source, String sha1) {
   public static final LuaScript RELEASE = load("release.lua");
   public static final LuaScript HANDOFF = load("handoff.lua");
   public static final LuaScript INIT_NODE = load("init-node.lua");
+  public static final LuaScript NAME_EMPTY_NODE = load("name-empty-node.lua");
   /** Every script, loaded into each node's script cache when the client connects. */
-  public static final List<LuaScript> ALL = List.of(ACQUIRE, FENCE, EXTEND, RELEASE, HANDOFF, INIT_NODE);
+  public static final List<LuaScript> ALL = List.of(ACQUIRE, FENCE, EXTEND, RELEASE, HANDOFF, INIT_NODE, NAME_EMPTY_NODE);
 
   static LuaScript load(String name) {
     try (InputStream in = LuaScript.class.getResourceAsStream(DIRECTORY + name)) {

@@ -131,6 +131,21 @@ public final class NodeClient implements AutoCloseable {
     return timed((redis, result) -> redis.configGet(parameter).whenComplete(into(result)));
   }
 
+  /** The server's {@code run_id} from {@code INFO server}, or "" if it does not report one. */
+  CompletableFuture<String> runId(Duration timeout) {
+    return timed(timeout.toNanos(), (redis, result) -> redis.info("server").whenComplete(into(result)))
+        .thenApply(NodeClient::runIdOf);
+  }
+
+  private static String runIdOf(Object info) {
+    for (String line : String.valueOf(info).split("\r?\n")) {
+      if (line.startsWith("run_id:")) {
+        return line.substring("run_id:".length()).trim();
+      }
+    }
+    return "";
+  }
+
   CompletableFuture<List<KeyValue<String, String>>> mget(String... keys) {
     return timed((redis, result) -> redis.mget(keys).whenComplete(into(result)));
   }

@@ -9,7 +9,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.jspecify.annotations.Nullable;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,26 +25,35 @@ import org.slf4j.LoggerFactory;
  *       fence counter it creates. If some nodes do not answer, nothing is initialized: a
  *       majority could have restarted empty while the others are cut off.
  *   <li>A node without a marker while others have theirs restarted without its data. Phase 1
- *       refuses there (the script checks the marker), so it is never counted. After {@link
- *       RedlockConfig#maxLeaseTtl()} plus drift since this client first saw it, every lease
- *       it forgot has run out; it is then re-admitted with an epoch above the high-water mark
- *       of a quorum of the other nodes, which is above every token ever issued.
+ *       refuses there (the script checks the marker), so it is never counted. The first client
+ *       to see it so names that empty incarnation with a random id kept on the node ({@link
+ *       KeySpace#NODE_EMPTY}); a further loss of memory erases the name. Each client times its
+ *       wait from the moment it first read the current name: after {@link
+ *       RedlockConfig#maxLeaseTtl()} plus drift from then, every lease the node forgot has run
+ *       out (every client's TTLs must be at most that), and the client re-admits it with an
+ *       epoch above the high-water mark of a quorum of the other nodes, which is above every
+ *       token ever issued, if the node still carries the same name.
  * </ul>
  *
- * <p>This is the only place the wall clock is read, and it only matters if every node loses
- * its memory at once (see docs/analysis.md).
+ * <p>The wall clock is read only for epochs, and only matters if every node loses its memory
+ * at once (see docs/analysis.md). Waits are timed with the ticker.
  */
 final class NodeMembership {
   private static final Logger log = LoggerFactory.getLogger(NodeMembership.class);
-  private static final long NOT_AMNESIC = Long.MIN_VALUE;
+
+  /** A name of a node's empty incarnation, and when this client first read it. */
+  private record Sighting(String incarnation, long firstSeenNanos) {}
 
   private final Nodes nodes;
   private final Ticker ticker;
   private final long readmitAfterNanos;
   private final LongSupplier wallClockMillis;
   private final Duration adminTimeout;
-  private final AtomicLongArray amnesicSince;
-  private final AtomicIntegerArray readmitting;
+  private final OwnerIds names = new OwnerIds();
+  /** Per node, the empty incarnation this client last saw, or null. */
+  private final AtomicReferenceArray<Sighting> sightings;
+  /** Per node, 1 while a look at its incarnation (and maybe a re-admission) is in flight. */
+  private final AtomicIntegerArray looking;
 
   NodeMembership(Nodes nodes, RedlockConfig config, LongSupplier wallClockMillis) {
     this.nodes = nodes;
@@ -52,31 +62,62 @@ final class NodeMembership {
         config.maxLeaseTtl().toNanos() + Validity.driftNanos(config.maxLeaseTtl(), config.driftFactor());
     this.wallClockMillis = wallClockMillis;
     this.adminTimeout = config.connectTimeout();
-    this.amnesicSince = new AtomicLongArray(nodes.size());
-    this.readmitting = new AtomicIntegerArray(nodes.size());
-    for (int i = 0; i < nodes.size(); i++) {
-      amnesicSince.set(i, NOT_AMNESIC);
-    }
+    this.sightings = new AtomicReferenceArray<>(nodes.size());
+    this.looking = new AtomicIntegerArray(nodes.size());
   }
 
-  /** Learns from one phase-1 reply; may start re-admitting the node in the background. */
+  /** Learns from one phase-1 reply; may look at the node, and re-admit it, in the background. */
   void observe(NodeReply reply) {
     int node = reply.node();
     if (reply.status() == NodeStatus.GRANTED || reply.status() == NodeStatus.REFUSED) {
-      amnesicSince.set(node, NOT_AMNESIC); // the script saw a marker
-    } else if (reply.status() == NodeStatus.UNINITIALIZED) {
-      long now = ticker.read();
-      if (amnesicSince.compareAndSet(node, NOT_AMNESIC, now)) {
-        log.warn(
-            "Redis node {} has no initialization marker: it restarted without its data. It is "
-                + "excluded from quorums and will be re-admitted after {} ms if the others agree.",
-            nodes.node(node).label(),
-            readmitAfterNanos / 1_000_000);
-      } else if (now - amnesicSince.get(node) > readmitAfterNanos
-          && readmitting.compareAndSet(node, 0, 1)) {
-        readmit(node).whenComplete((ok, e) -> readmitting.set(node, 0));
-      }
+      sightings.set(node, null); // the script saw a marker
+    } else if (reply.status() == NodeStatus.UNINITIALIZED && lookDue(node) && looking.compareAndSet(node, 0, 1)) {
+      lookAt(node).whenComplete((ignored, e) -> looking.set(node, 0));
     }
+  }
+
+  /**
+   * A node is looked at when first seen empty, and again once the wait for the incarnation
+   * seen then is over; not in between, when nothing could come of it. If the node lost its
+   * memory again meanwhile, that look finds a new name and the wait starts over.
+   */
+  private boolean lookDue(int node) {
+    Sighting last = sightings.get(node);
+    return last == null || ticker.read() - last.firstSeenNanos() > readmitAfterNanos;
+  }
+
+  /**
+   * Reads (or gives) the name of the node's empty incarnation, then either starts this
+   * client's wait for it, or re-admits the node if the wait for this same incarnation is over.
+   */
+  private CompletableFuture<?> lookAt(int node) {
+    return nameEmptyIncarnation(node).thenCompose(reply -> {
+      if (!reply.isGranted()) {
+        return CompletableFuture.completedFuture(null); // no answer: look again at the next refusal
+      }
+      String incarnation = reply.detail();
+      long now = ticker.read(); // after the name was read: the incarnation began before now
+      Sighting last = sightings.get(node);
+      if (incarnation.isEmpty()) {
+        sightings.set(node, null); // re-admitted meanwhile
+      } else if (last == null || !last.incarnation().equals(incarnation)) {
+        sightings.set(node, new Sighting(incarnation, now));
+        log.warn("Redis node {} has no initialization marker: it restarted without its data. It is "
+                + "excluded from quorums and will be re-admitted after {} ms if the others agree.",
+            nodes.node(node).label(), readmitAfterNanos / 1_000_000);
+      } else if (now - last.firstSeenNanos() > readmitAfterNanos) {
+        return readmit(node, incarnation);
+      }
+      return CompletableFuture.completedFuture(null);
+    });
+  }
+
+  private CompletableFuture<NodeReply> nameEmptyIncarnation(int node) {
+    return nodes.call(
+        node,
+        n -> n.<String>script(LuaScript.NAME_EMPTY_NODE, adminTimeout, ScriptOutputType.VALUE,
+            new String[] {KeySpace.NODE_MARKER, KeySpace.NODE_EMPTY}, names.next()),
+        name -> NodeReply.of(node, NodeStatus.GRANTED, name == null ? "" : name));
   }
 
   /**
@@ -116,7 +157,7 @@ final class NodeMembership {
     return CompletableFuture.allOf(marks).thenApply(ignored -> true);
   }
 
-  private CompletableFuture<Boolean> readmit(int node) {
+  private CompletableFuture<Void> readmit(int node, String incarnation) {
     List<Integer> others = nodes.all().stream().filter(i -> i != node).toList();
     List<CompletableFuture<NodeReply>> reads =
         nodes.fanOut(
@@ -129,16 +170,28 @@ final class NodeMembership {
               if (marked.size() < nodes.quorum()) {
                 log.warn("Cannot re-admit Redis node {} yet: only {} initialized nodes answered, need {}",
                     nodes.node(node).label(), marked.size(), nodes.quorum());
-                return CompletableFuture.completedFuture(false);
+                return CompletableFuture.completedFuture(null);
               }
               long highest = marked.stream().mapToLong(NodeReply::value).max().orElse(0);
               long epoch = Math.max(Math.multiplyExact(wallClockMillis.getAsLong(), 1000L), highest + 1);
-              return mark(node, epoch).thenApply(reply -> {
-                log.info("Re-admitted Redis node {}: {}", nodes.node(node).label(), reply.detail());
-                amnesicSince.set(node, NOT_AMNESIC);
-                return reply.isGranted();
-              });
+              return markOnce(node, epoch, incarnation).thenAccept(reply -> afterReadmission(node, reply));
             });
+  }
+
+  /** Logs and forgets the sighting only if the marker is there now; a failed write changes nothing. */
+  private void afterReadmission(int node, NodeReply reply) {
+    String label = nodes.node(node).label();
+    switch (reply.status()) {
+      case GRANTED -> {
+        sightings.set(node, null);
+        log.info("Re-admitted Redis node {}: {}", label, reply.detail());
+      }
+      case REFUSED -> {
+        sightings.set(node, null);
+        log.debug("Redis node {} not re-admitted by this client: {}", label, reply.detail());
+      }
+      default -> log.debug("Re-admitting Redis node {} failed, will retry: {}", label, reply.detail());
+    }
   }
 
   /** A node's marker epoch and high-water mark, the larger of the two as the reply's value. */
@@ -152,24 +205,38 @@ final class NodeMembership {
   }
 
   /**
-   * Gives a node its marker. Idempotent (SET NX), so it is retried: a node left unmarked after
-   * a new deployment was initialized would look like one that lost its memory, and be shut out
-   * for maxLeaseTtl.
+   * Gives a node its marker at the start of a new deployment. Idempotent (SET NX), so it is
+   * retried: a node left unmarked after a new deployment was initialized would look like one
+   * that lost its memory, and be shut out for maxLeaseTtl.
    */
   private CompletableFuture<NodeReply> mark(int node, long epoch) {
-    return markOnce(node, epoch).thenCompose(
-        reply -> reply.isGranted() ? CompletableFuture.completedFuture(reply) : markOnce(node, epoch));
+    return markOnce(node, epoch, null).thenCompose(
+        reply -> reply.isGranted() || reply.status() == NodeStatus.REFUSED
+            ? CompletableFuture.completedFuture(reply) : markOnce(node, epoch, null));
   }
 
-  private CompletableFuture<NodeReply> markOnce(int node, long epoch) {
+  /**
+   * Runs init-node.lua: GRANTED if this call set the marker; REFUSED if the node already had
+   * one, or (with {@code incarnation}) no longer carries that name; ERROR or TIMED_OUT if the
+   * write may not have happened.
+   */
+  private CompletableFuture<NodeReply> markOnce(int node, long epoch, @Nullable String incarnation) {
+    String[] args = incarnation == null
+        ? new String[] {Long.toString(epoch)}
+        : new String[] {Long.toString(epoch), incarnation};
     return nodes.call(
         node,
-        n -> n.<String>script(
+        n -> n.<List<Object>>script(
             LuaScript.INIT_NODE,
             adminTimeout,
-            ScriptOutputType.VALUE,
-            new String[] {KeySpace.NODE_MARKER, KeySpace.NODE_HIGH_WATER},
-            Long.toString(epoch)),
-        value -> NodeReply.of(node, NodeStatus.GRANTED, "epoch " + value));
+            ScriptOutputType.MULTI,
+            new String[] {KeySpace.NODE_MARKER, KeySpace.NODE_HIGH_WATER, KeySpace.NODE_EMPTY},
+            args),
+        reply -> switch (((Long) reply.get(0)).intValue()) {
+          case 1 -> NodeReply.of(node, NodeStatus.GRANTED, "epoch " + reply.get(1));
+          case 0 -> NodeReply.of(node, NodeStatus.REFUSED, "already initialized with epoch " + reply.get(1));
+          case -1 -> NodeReply.of(node, NodeStatus.REFUSED, "it lost its memory again since it was seen empty");
+          default -> throw new IllegalStateException("unknown init-node.lua status " + reply.get(0));
+        });
   }
 }

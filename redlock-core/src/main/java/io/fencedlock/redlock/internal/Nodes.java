@@ -7,6 +7,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * release-everywhere step, and per-node diagnostics. Thread-safe.
  */
 final class Nodes implements AutoCloseable {
-  private static final long STRAGGLER_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+  private static final long CALL_BOUND_MARGIN_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final List<NodeClient> clients;
   /** 0 .. size-1, the participants of a fan-out to every node. */
@@ -33,37 +34,62 @@ final class Nodes implements AutoCloseable {
   private final RequestTimer timer;
   private final Replies replies;
   private final int quorum;
-  private final Duration nodeTimeout;
+  private volatile boolean closed;
+  /** Every thread this client runs callbacks on. */
+  private final OwnThreads threads;
+  /**
+   * Per thread, the registered work whose completion handler it is running now: a {@code
+   * close()} called from that handler must not wait for it.
+   */
+  private static final ThreadLocal<List<CompletableFuture<?>>> HANDLING = ThreadLocal.withInitial(ArrayList::new);
+  /** How long {@link #close()} waits at most for {@link #stragglers}. */
+  private final long closeWaitNanos;
   /**
    * Releases whose slower nodes have not answered yet, and attempts that carry a release (local
    * handoffs); {@link #close()} waits for them.
    */
   private final Set<CompletableFuture<?>> stragglers = ConcurrentHashMap.newKeySet();
 
-  private Nodes(List<NodeClient> clients, ClientResources resources, RequestTimer timer, Duration nodeTimeout, int quorum) {
+  private Nodes(List<NodeClient> clients, ClientResources resources, RequestTimer timer, Duration nodeTimeout, int quorum,
+      long closeWaitNanos, OwnThreads threads) {
+    this.threads = threads;
     this.clients = clients;
     this.all = IntStream.range(0, clients.size()).boxed().toList();
     this.resources = resources;
     this.timer = timer;
     this.replies = new Replies(nodeTimeout);
     this.quorum = quorum;
-    this.nodeTimeout = nodeTimeout;
+    this.closeWaitNanos = closeWaitNanos;
+  }
+
+  /**
+   * Longer than one attempt, extend or release can take: each waits for node timeouts only
+   * (phase 1, phase 2, the cleanup's wait for a slow node and its delete, a local handoff's
+   * attempt, the release of a lease an abandoned attempt gained), and a brand-new deployment's
+   * initialization for administrative calls bounded by the connect timeout. The sync methods
+   * use it as their safety net ({@link Futures#await}), {@link #close()} as its longest wait.
+   */
+  static long callBoundNanos(RedlockConfig config) {
+    return 2 * config.connectTimeout().toNanos() + 8 * config.nodeTimeout().toNanos() + CALL_BOUND_MARGIN_NANOS;
   }
 
   static Nodes open(RedlockConfig config) {
+    OwnThreads threads = new OwnThreads();
     ClientResources resources =
         DefaultClientResources.builder()
             .ioThreadPoolSize(2)
             .computationThreadPoolSize(2)
+            .threadFactoryProvider(pool -> threads.track(new DefaultThreadFactory(pool, true)))
             // Reconnect quickly after a node restarts; the default backs off up to 30 s.
             .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
             .build();
-    RequestTimer timer = new RequestTimer(config.nodeTimeout(), "redlock-timeouts");
+    RequestTimer timer = new RequestTimer(config.nodeTimeout(), threads.factory("redlock-timeouts"));
     List<NodeClient> clients = new ArrayList<>();
     for (String uri : config.nodes()) {
       clients.add(new NodeClient(uri, resources, timer, config.connectTimeout()));
     }
-    return new Nodes(List.copyOf(clients), resources, timer, config.nodeTimeout(), config.quorum());
+    return new Nodes(List.copyOf(clients), resources, timer, config.nodeTimeout(), config.quorum(),
+        callBoundNanos(config), threads);
   }
 
   int size() {
@@ -143,6 +169,25 @@ final class Nodes implements AutoCloseable {
   }
 
   /**
+   * Runs {@code handler}, the last step of registered {@code work}, which completes after it: a
+   * {@link #close()} the handler calls (through a caller's callback) does not wait for it.
+   */
+  void runFinishing(CompletableFuture<?> work, Runnable handler) {
+    List<CompletableFuture<?>> handling = HANDLING.get();
+    handling.add(work);
+    try {
+      handler.run();
+    } finally {
+      handling.remove(handling.size() - 1);
+    }
+  }
+
+  /** This client's threads, to make more of them and to tell them apart. */
+  OwnThreads threads() {
+    return threads;
+  }
+
+  /**
    * Sends release.lua to every node that may hold the key, including nodes that did not answer
    * the acquire: a grant may have happened whose reply was lost. Skipped are nodes without a
    * marker (the script refuses before it locks) and, with {@code refusalsProveAbsence}, nodes
@@ -217,9 +262,15 @@ final class Nodes implements AutoCloseable {
    * Waits for the releases still in flight (each is bounded: its acquire's timeout, then its
    * own), then closes every connection.
    */
+  /** Whether {@link #close()} has stopped waiting for work: nothing sent from now on is waited for. */
+  boolean isClosed() {
+    return closed;
+  }
+
   @Override
   public void close() {
     awaitStragglers();
+    closed = true;
     RuntimeException failure = null;
     for (NodeClient client : clients) {
       try {
@@ -239,17 +290,32 @@ final class Nodes implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits for the work registered with {@link #awaitOnClose}, including work registered while
+   * waiting (a lease that an abandoned attempt gains registers its release before the attempt's
+   * own entry goes), each bounded by node timeouts; never longer than {@link #closeWaitNanos}.
+   */
   private void awaitStragglers() {
-    CompletableFuture<?>[] pending = stragglers.toArray(CompletableFuture[]::new);
-    try {
-      // A release waits at most one node timeout for its acquire to settle, then one for itself;
-      // a handoff's attempt one for each of its two phases, then one for a failure's cleanup.
-      CompletableFuture.allOf(pending).get(3 * nodeTimeout.toNanos() + STRAGGLER_MARGIN_NANOS, TimeUnit.NANOSECONDS);
-    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-      // Cannot happen with bounded, infallible calls; closing anyway only loses a delete whose
-      // key still expires with its TTL.
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    long deadline = System.nanoTime() + closeWaitNanos;
+    List<CompletableFuture<?>> ownWork = HANDLING.get();
+    while (true) {
+      List<CompletableFuture<?>> others = new ArrayList<>(stragglers);
+      // Work of the handler this thread runs would wait for itself; finished work is on its way out.
+      others.removeIf(work -> work.isDone() || ownWork.stream().anyMatch(own -> own == work));
+      if (others.isEmpty()) {
+        return;
+      }
+      CompletableFuture<?>[] pending = others.toArray(CompletableFuture[]::new);
+      try {
+        CompletableFuture.allOf(pending).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        // Cannot happen with bounded, infallible work; closing anyway only loses a delete whose
+        // key still expires with its TTL.
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 }

@@ -149,9 +149,11 @@ final class ReleaseSubscriptions {
 
   /**
    * Claims the longest-waiting acquire of {@code lockKey} that is between attempts (see {@link
-   * Successor#claim}) and sends it to the back of the line; empty if there is none.
+   * Successor#claim}) and sends it to the back of the line; empty if there is none. A claim
+   * registers {@code handoffDone} for {@link Nodes#close()} to wait for, under the same lock
+   * as {@link #stopHandoffs()}: a client that closes after the claim waits for the handoff.
    */
-  synchronized Optional<Successor> claimSuccessor(String lockKey) {
+  synchronized Optional<Successor> claimSuccessor(String lockKey, CompletableFuture<Void> handoffDone) {
     if (channels.isEmpty()) {
       return Optional.empty(); // the usual case: nobody of this client waits for any lock
     }
@@ -161,6 +163,7 @@ final class ReleaseSubscriptions {
     }
     for (Waiter waiter : channel.waiters) {
       if (waiter.successor.claim()) {
+        nodes.awaitOnClose(handoffDone);
         channel.waiters.remove(waiter);
         channel.waiters.add(waiter);
         return Optional.of(waiter.successor);

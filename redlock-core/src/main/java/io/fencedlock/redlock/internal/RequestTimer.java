@@ -3,6 +3,7 @@ package io.fencedlock.redlock.internal;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
@@ -51,10 +52,9 @@ final class RequestTimer implements AutoCloseable {
   private volatile boolean idle;
   private volatile boolean closed;
 
-  RequestTimer(Duration timeout, String threadName) {
+  RequestTimer(Duration timeout, ThreadFactory threads) {
     this.timeoutNanos = timeout.toNanos();
-    this.thread = new Thread(this::run, threadName);
-    this.thread.setDaemon(true);
+    this.thread = threads.newThread(this::run);
     this.thread.start();
   }
 

@@ -63,7 +63,11 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
     this.giveUpAt = ctx.ticker().read() + maxWait.toNanos();
   }
 
-  /** Starts the first attempt; the future completes with the lease or the failure. */
+  /**
+   * Starts the first attempt; the future completes with the lease or the failure. Completed by
+   * anyone else (a caller's cancel, a closing client), it ends the acquire, and a lease an
+   * attempt still gains is released.
+   */
   CompletableFuture<Lease> start() {
     attempt();
     return result;
@@ -109,7 +113,7 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
     if (w != null) {
       armed = w.arm();
     }
-    AcquireAttempt.run(ctx, resource, ttl, handoff).whenComplete((outcome, bug) -> {
+    AcquireAttempt.run(ctx, resource, ttl, handoff, (outcome, bug) -> {
       if (bug != null) {
         result.completeExceptionally(bug);
       } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
@@ -130,7 +134,7 @@ final class WaitingAcquire implements ReleaseSubscriptions.Successor {
       splitsInARow = 0;
       delay = retryDelayNanos();
     }
-    if (ctx.ticker().read() + delay > giveUpAt || closed.getAsBoolean()) {
+    if (ctx.ticker().read() + delay - giveUpAt > 0 || closed.getAsBoolean()) { // by difference: readings may wrap
       result.completeExceptionally(failure.apply(attempts, failed));
       return;
     }

@@ -19,7 +19,7 @@ final class RequestTimerTest {
   /** Long enough that a test thread answers a request in time even on a busy machine. */
   private static final Duration TIMEOUT = Duration.ofMillis(500);
 
-  private final RequestTimer timer = new RequestTimer(TIMEOUT, "test-timeouts");
+  private final RequestTimer timer = new RequestTimer(TIMEOUT, new OwnThreads().factory("test-timeouts"));
 
   @AfterEach
   void close() {
@@ -97,7 +97,7 @@ final class RequestTimerTest {
 
   @Test
   void close_failsPendingRequestsAtOnce_andLaterOnesImmediately() {
-    RequestTimer slow = new RequestTimer(Duration.ofHours(1), "test-slow-timeouts");
+    RequestTimer slow = new RequestTimer(Duration.ofHours(1), new OwnThreads().factory("test-slow-timeouts"));
     CompletableFuture<String> pending = slow.bound(new CompletableFuture<>());
 
     slow.close();
