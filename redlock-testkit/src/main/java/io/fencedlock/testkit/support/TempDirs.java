@@ -1,8 +1,7 @@
-package io.fencedlock.testkit;
+package io.fencedlock.testkit.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -10,47 +9,39 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** Creates and deletes the fixture's temporary directories. Stateless and thread-safe. */
-final class TempDirs {
+/**
+ * Temporary directories of fixtures, tests and the demo: made under {@code java.io.tmpdir} and
+ * deleted with everything below them. Stateless and thread-safe.
+ */
+public final class TempDirs {
   private TempDirs() {}
 
-  static Path createRoot() {
+  /**
+   * Creates a new directory under {@code java.io.tmpdir} whose name starts with {@code prefix}.
+   *
+   * @throws UncheckedIOException if it cannot be created
+   */
+  public static Path create(String prefix) {
     try {
-      return Files.createTempDirectory("fencedlock-redis-");
+      return Files.createTempDirectory(prefix);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a temp dir under java.io.tmpdir", e);
     }
   }
 
-  static Path createChild(Path parent, String name) {
-    try {
-      return Files.createDirectory(parent.resolve(name));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create " + parent.resolve(name), e);
-    }
-  }
-
-  /** Deletes {@code dir} and everything below it; a missing dir is fine. */
-  static void deleteRecursively(Path dir) {
+  /**
+   * Deletes {@code dir} and everything below it. A missing directory, or entries that vanish
+   * while it walks (a process still shutting down), are fine: gone is the goal.
+   *
+   * @throws UncheckedIOException if something that exists cannot be deleted
+   */
+  public static void deleteRecursively(Path dir) {
     try {
       Files.walkFileTree(dir, new Deleter());
     } catch (NoSuchFileException e) {
       return; // already gone, which is the goal
     } catch (IOException e) {
       throw new UncheckedIOException("cannot delete " + dir, e);
-    }
-  }
-
-  /** Deletes every entry of {@code dir} except the one named {@code keep}. */
-  static void deleteContentsExcept(Path dir, String keep) {
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-      for (Path entry : entries) {
-        if (!entry.getFileName().toString().equals(keep)) {
-          deleteRecursively(entry);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot wipe " + dir, e);
     }
   }
 
