@@ -52,6 +52,15 @@ public final class ChildProcess implements AutoCloseable {
   }
 
   /**
+   * Starts {@code command} in {@code workDir}, with its output in files under {@code logDir}.
+   *
+   * @throws UncheckedIOException if it cannot be started
+   */
+  public static ChildProcess start(Path logDir, Path workDir, List<String> command) {
+    return start(logDir, workDir, Map.of(), command);
+  }
+
+  /**
    * Starts {@code command} in {@code workDir} with {@code extraEnv} added to this JVM's
    * environment, its output in files under {@code logDir}.
    *
