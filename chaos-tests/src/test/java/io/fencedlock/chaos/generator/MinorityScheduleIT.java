@@ -25,10 +25,11 @@ import org.slf4j.LoggerFactory;
  * Generated minority-fault schedules and workloads against real Redis processes, proxies and the
  * storage service: mutual exclusion, tokens and the fenced resource must hold. Few, short tries
  * (each starts a cluster); jqwik prints the seed of every run, {@code @Property(seed = "...")}
- * replays one, and a failing schedule shrinks (bounded, since each try takes seconds).
+ * replays one, and a failing schedule shrinks (bounded, since each try takes seconds). A jqwik
+ * property, but an integration test: it runs real processes over real sockets.
  */
-final class MinorityScheduleProperties {
-  private static final Logger LOG = LoggerFactory.getLogger(MinorityScheduleProperties.class);
+final class MinorityScheduleIT {
+  private static final Logger LOG = LoggerFactory.getLogger(MinorityScheduleIT.class);
   private static final Topology TOPO = new Topology(5, 3, 1000, 2000);
 
   record Run(FaultSchedule schedule, WorkloadSpec workload) {}
