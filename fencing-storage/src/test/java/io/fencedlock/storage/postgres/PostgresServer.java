@@ -2,6 +2,7 @@ package io.fencedlock.storage.postgres;
 
 import static org.awaitility.Awaitility.await;
 
+import io.fencedlock.testkit.support.TempDirs;
 import io.fencedlock.testkit.support.Timing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,12 +16,10 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -217,15 +216,11 @@ final class PostgresServer implements AutoCloseable {
     }
   }
 
+  /** Deletes the server's directory; a failure is logged, not thrown, so closing goes on. */
   private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
+    try {
+      TempDirs.deleteRecursively(dir);
+    } catch (UncheckedIOException e) {
       log.warn("could not delete {}", dir, e);
     }
   }
