@@ -3,7 +3,7 @@ package io.fencedlock.bench;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
-import io.fencedlock.chaos.proxy.FaultProxyServer;
+import io.fencedlock.faultproxy.FaultProxyServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

@@ -2,6 +2,7 @@ package io.fencedlock.bench;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -21,10 +22,17 @@ final class UncontendedScenario implements TurnTakingScenario {
 
   private final String id;
   private final String title;
+  private final LongSupplier clock;
 
   UncontendedScenario(String id, String title) {
+    this(id, title, System::nanoTime);
+  }
+
+  /** With {@code clock} (nanoseconds) timing turns and operations, for tests with a manual clock. */
+  UncontendedScenario(String id, String title, LongSupplier clock) {
     this.id = id;
     this.title = title;
+    this.clock = clock;
   }
 
   @Override
@@ -74,9 +82,9 @@ final class UncontendedScenario implements TurnTakingScenario {
     }
 
     void takeTurn(Duration length) {
-      long start = System.nanoTime();
+      long start = clock.getAsLong();
       loop(system, resource, length, latencies, errors);
-      measuredNanos += System.nanoTime() - start;
+      measuredNanos += clock.getAsLong() - start;
     }
 
     Measurement measurement() {
@@ -84,13 +92,13 @@ final class UncontendedScenario implements TurnTakingScenario {
     }
   }
 
-  private static void loop(LockSystem system, String resource, Duration length, Histogram into, ErrorTally errors) {
-    long end = System.nanoTime() + length.toNanos();
+  private void loop(LockSystem system, String resource, Duration length, Histogram into, ErrorTally errors) {
+    long end = clock.getAsLong() + length.toNanos();
     long now;
-    while ((now = System.nanoTime()) < end) {
+    while ((now = clock.getAsLong()) < end) {
       try {
         system.acquire(resource, Duration.ZERO).release();
-        into.recordValue(System.nanoTime() - now);
+        into.recordValue(clock.getAsLong() - now);
       } catch (NotGrantedException e) {
         errors.record(e); // reported as the run's error count
       }

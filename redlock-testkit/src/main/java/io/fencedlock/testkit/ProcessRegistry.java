@@ -1,5 +1,6 @@
 package io.fencedlock.testkit;
 
+import io.fencedlock.testkit.support.TempDirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.fencedlock.testkit;
 
+import io.fencedlock.testkit.support.TempDirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -165,7 +166,7 @@ public final class RedisNode implements AutoCloseable {
     requireOpen("restart");
     kill();
     if (persistence == Persistence.NONE) {
-      TempDirs.deleteContentsExcept(spec.dataDir(), NodeSpec.LOG_FILE);
+      NodeDirs.deleteContentsExcept(spec.dataDir(), NodeSpec.LOG_FILE);
     }
     this.persistence = persistence;
     RedisProcess next = RedisProcess.spawn(spec, persistence, port);

@@ -1,5 +1,6 @@
 package io.fencedlock.testkit;
 
+import io.fencedlock.testkit.support.TempDirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -257,7 +258,7 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
                 + " nodes");
       });
       RedisBinary binary = RedisBinary.locate();
-      Path root = TempDirs.createRoot();
+      Path root = NodeDirs.createRoot();
       ProcessRegistry.registerDir(root);
       try {
         return new RedisNodes(NodeLauncher.launchAll(specs(binary, root), modes()), root);
@@ -277,7 +278,7 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
       Duration timeout = startTimeout == null ? DEFAULT_START_TIMEOUT : startTimeout;
       List<NodeSpec> specs = new ArrayList<>();
       for (int i = 0; i < nodes; i++) {
-        Path dataDir = TempDirs.createChild(root, "node-" + i);
+        Path dataDir = NodeDirs.createChild(root, "node-" + i);
         specs.add(new NodeSpec(i, binary, dataDir, extraArgs, timeout, ports));
       }
       return specs;

@@ -2,6 +2,7 @@ package io.fencedlock.testkit;
 
 import static org.awaitility.Awaitility.await;
 
+import io.fencedlock.testkit.support.Timing;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
@@ -17,7 +18,7 @@ final class Processes {
   /** Waits (bounded) until none of the pids is alive. */
   static void awaitAllDead(Collection<Long> pids) {
     await("pids " + pids + " to be gone")
-        .atMost(Timing.EVENTUALLY)
+        .atMost(Timing.AWAIT)
         .pollInterval(Timing.POLL)
         .until(() -> pids.stream().noneMatch(Processes::isAlive));
   }

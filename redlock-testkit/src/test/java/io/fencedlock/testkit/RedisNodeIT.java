@@ -3,6 +3,7 @@ package io.fencedlock.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fencedlock.testkit.support.Timing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -10,6 +11,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Commands and faults on single nodes: kill, restart with and without persistence, pause. */
 final class RedisNodeIT {
+  /**
+   * A command timeout short enough to make a test about a paused node quick, and long enough
+   * (scaled) for a running node to answer on a busy machine.
+   */
+  private static final Duration SHORT_COMMAND_TIMEOUT = Timing.scaled(Duration.ofMillis(300));
+
   private RedisNodes redis;
 
   @AfterEach
@@ -165,7 +173,7 @@ final class RedisNodeIT {
 
     assertThat(node.isPaused()).isTrue();
     assertThat(node.isRunning()).isTrue();
-    assertThatThrownBy(() -> node.command(Timing.SHORT_COMMAND_TIMEOUT, "PING"))
+    assertThatThrownBy(() -> node.command(SHORT_COMMAND_TIMEOUT, "PING"))
         .isInstanceOf(UncheckedIOException.class)
         .hasRootCauseInstanceOf(SocketTimeoutException.class);
   }
@@ -179,7 +187,7 @@ final class RedisNodeIT {
     node.resume();
 
     assertThat(node.isPaused()).isFalse();
-    assertThat(node.command(Timing.SHORT_COMMAND_TIMEOUT, "GET", "k")).isEqualTo("v");
+    assertThat(node.command(SHORT_COMMAND_TIMEOUT, "GET", "k")).isEqualTo("v");
   }
 
   @Test
@@ -203,7 +211,7 @@ final class RedisNodeIT {
     node.restart();
 
     assertThat(node.isPaused()).isFalse();
-    assertThat(node.command(Timing.SHORT_COMMAND_TIMEOUT, "GET", "k")).isEqualTo("v");
+    assertThat(node.command(SHORT_COMMAND_TIMEOUT, "GET", "k")).isEqualTo("v");
   }
 
   @Test

@@ -3,32 +3,38 @@ package io.fencedlock.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fencedlock.testkit.support.ChildProcess;
+import io.fencedlock.testkit.support.Timing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A JVM that dies without closing its fixtures must not leave redis-server processes behind. */
 final class ShutdownHookIT {
+  private static final Pattern PIDS = Pattern.compile("PIDS (.+)");
+  private static final Pattern ROOT = Pattern.compile("ROOT (.+)");
+
+  @TempDir Path logs;
 
   @Test
   void jvmTerminated_withoutClosingNodes_killsRunningAndPausedRedisAndDeletesDirs() {
-    try (ChildJvmProcess child = ChildJvmProcess.start("nodes", Map.of())) {
-      List<Long> pids = Arrays.stream(child.awaitLine("PIDS").split(" "))
+    try (ChildProcess child = ChildProcess.start(logs, ChildProcess.java(ChildJvm.class, "nodes"))) {
+      List<Long> pids = Arrays.stream(child.awaitLine(PIDS, Timing.PROCESS).group(1).split(" "))
           .map(Long::parseLong)
           .toList();
-      Path root = Path.of(child.awaitLine("ROOT"));
+      Path root = Path.of(child.awaitLine(ROOT, Timing.PROCESS).group(1));
       assertThat(pids).hasSize(2).allMatch(Processes::isAlive);
       assertThat(root).isDirectory();
 
-      child.terminate();
+      assertThat(child.terminate(Timing.PROCESS)).as(child.output()).isNotZero();
 
-      assertThat(child.awaitExit()).as(child.output()).isNotZero();
       Processes.awaitAllDead(pids);
       await("root dir to be deleted")
-          .atMost(Timing.EVENTUALLY)
+          .atMost(Timing.AWAIT)
           .pollInterval(Timing.POLL)
           .until(() -> !Files.exists(root));
     }

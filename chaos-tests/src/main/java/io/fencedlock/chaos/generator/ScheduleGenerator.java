@@ -15,12 +15,19 @@ import java.util.TreeSet;
  * Deterministic fault schedules: the same mix, topology, seed and count always give the same
  * schedule, so any run can be replayed from its seed. Faults of the MINORITY mix run one at a
  * time with gaps; the other mixes follow the shape their experiment needs, with random nodes,
- * clients, times and lengths. Stateless and thread-safe. (The jqwik properties build the same
- * fault values from {@code Arbitrary}s, so that failing schedules shrink.)
+ * clients, times and lengths. Stateless and thread-safe. (The jqwik properties draw MINORITY
+ * schedules from the same table, {@link MinorityFaultFamily}, and the same lengths and gaps, with
+ * {@code Arbitrary}s, so that failing schedules shrink.)
  */
 public final class ScheduleGenerator {
   /** Time before the first fault, so that the workload is running. */
   public static final long WARMUP_MILLIS = 800;
+  /** Shortest and longest drawn length of a MINORITY fault (a fault's own minimum may stretch it). */
+  static final long MINORITY_MIN_MILLIS = 700;
+  static final long MINORITY_MAX_MILLIS = 1500;
+  /** Shortest and longest quiet gap after each fault or episode. */
+  static final long GAP_MIN_MILLIS = 300;
+  static final long GAP_MAX_MILLIS = 800;
   private static final long AMNESIA_LEAD_MILLIS = 1500;
 
   private ScheduleGenerator() {}
@@ -35,12 +42,12 @@ public final class ScheduleGenerator {
     int firstKind = mix == FaultMix.MAJORITY_DOWN ? rnd.nextInt(3) : 0;
     for (int i = 0; i < count; i++) {
       t = switch (mix) {
-        case MINORITY -> add(faults, t, between(rnd, 700, 1500), MinorityFaults.draw(rnd, topo), topo);
+        case MINORITY -> add(faults, t, between(rnd, MINORITY_MIN_MILLIS, MINORITY_MAX_MILLIS), MinorityFaults.draw(rnd, topo), topo);
         case CLIENT_PAUSE -> clientPause(faults, t, rnd, topo);
         case CLOCK_STEP -> clockSteps(faults, t, rnd, topo);
         case AMNESIA -> amnesia(faults, t, rnd, topo);
         case MAJORITY_DOWN -> majorityDown(faults, t, rnd, topo, (firstKind + i) % 3);
-      } + between(rnd, 300, 800);
+      } + between(rnd, GAP_MIN_MILLIS, GAP_MAX_MILLIS);
     }
     return new FaultSchedule(faults);
   }

@@ -31,11 +31,11 @@ public final class ProxyFaults implements FaultApplier {
         cut(id, p);
       } else if (fault instanceof Fault.Latency l) {
         for (Link link : l.links()) {
-          links.proxy(link).toxics().latency(name(id, "latency"), ToxicDirection.DOWNSTREAM, l.millis()).setJitter(l.jitterMillis());
+          links.proxy(link.client(), link.node()).toxics().latency(name(id, "latency"), ToxicDirection.DOWNSTREAM, l.millis()).setJitter(l.jitterMillis());
         }
       } else if (fault instanceof Fault.ResetPeer r) {
         for (Link link : r.links()) {
-          links.proxy(link).toxics().resetPeer(name(id, "reset"), ToxicDirection.UPSTREAM, 0);
+          links.proxy(link.client(), link.node()).toxics().resetPeer(name(id, "reset"), ToxicDirection.UPSTREAM, 0);
         }
       }
     } catch (IOException e) {
@@ -45,7 +45,7 @@ public final class ProxyFaults implements FaultApplier {
 
   private void cut(int id, Fault.Partition p) throws IOException {
     for (Link link : p.cut()) {
-      Proxy proxy = links.proxy(link);
+      Proxy proxy = links.proxy(link.client(), link.node());
       if (p.mode() == Fault.CutMode.REFUSE) {
         proxy.disable();
       } else {
@@ -60,7 +60,7 @@ public final class ProxyFaults implements FaultApplier {
     try {
       if (fault instanceof Fault.Partition p && p.mode() == Fault.CutMode.REFUSE) {
         for (Link link : p.cut()) {
-          links.proxy(link).enable();
+          links.proxy(link.client(), link.node()).enable();
         }
       } else if (fault instanceof Fault.Partition p) {
         removeToxics(id, p.cut(), "blackhole-up", "blackhole-down");
@@ -77,7 +77,7 @@ public final class ProxyFaults implements FaultApplier {
   private void removeToxics(int id, Set<Link> cut, String... kinds) throws IOException {
     for (Link link : cut) {
       for (String kind : kinds) {
-        links.proxy(link).toxics().get(name(id, kind)).remove();
+        links.proxy(link.client(), link.node()).toxics().get(name(id, kind)).remove();
       }
     }
   }

@@ -2,9 +2,7 @@ package io.fencedlock.chaos.generator;
 
 import io.fencedlock.chaos.nemesis.Fault;
 import io.fencedlock.chaos.nemesis.FaultSchedule;
-import io.fencedlock.chaos.nemesis.Grudges;
 import io.fencedlock.chaos.nemesis.ScheduledFault;
-import io.fencedlock.testkit.Persistence;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -16,7 +14,8 @@ import net.jqwik.api.Combinators;
 
 /**
  * jqwik arbitraries for the fault values, so that a failing schedule shrinks: towards fewer
- * faults, fewer nodes, shorter durations and smaller delays. Pure; thread-safe.
+ * faults, fewer nodes, earlier families of the table, shorter durations and smaller delays. They
+ * draw from the seeded generator's fault space, not one of their own. Pure; thread-safe.
  */
 final class FaultArbitraries {
   private FaultArbitraries() {}
@@ -27,42 +26,47 @@ final class FaultArbitraries {
         .map(TreeSet::new);
   }
 
-  /** Any fault that leaves every client a quorum of healthy, reachable nodes. */
+  /**
+   * Any fault that leaves every client a quorum of healthy, reachable nodes: the seeded
+   * generator's table ({@link MinorityFaultFamily}), each family's choices within the same bounds.
+   */
   static Arbitrary<Fault> minorityFault(Topology topo) {
-    int c = topo.clients();
-    int n = topo.nodes();
     Arbitrary<SortedSet<Integer>> nodes = minorityNodes(topo);
-    return Arbitraries.oneOf(List.of(
-        Arbitraries.integers().between(0, n - 1).map(i -> new Fault.Partition("majorities-ring", Grudges.majoritiesRing(c, n, i), Fault.CutMode.REFUSE)),
-        Arbitraries.just(new Fault.Partition("kleppmann-split", Grudges.kleppmannSplit(c, n), Fault.CutMode.REFUSE)),
-        Combinators.combine(Arbitraries.integers().between(0, n - 1), Arbitraries.of(Fault.CutMode.class))
-            .as((i, mode) -> new Fault.Partition("isolate-n" + i, Grudges.isolateNode(c, n, i), mode)),
-        Combinators.combine(nodes, Arbitraries.integers().between(1, 60), Arbitraries.integers().between(0, 30))
-            .as((s, ms, jitter) -> new Fault.Latency(Grudges.allLose(c, s), ms, jitter)),
-        nodes.map(s -> new Fault.ResetPeer(Grudges.allLose(c, s))),
-        nodes.map(Fault.PauseNodes::new),
-        Combinators.combine(nodes, Arbitraries.of(Persistence.AOF_ALWAYS, Persistence.NONE), Arbitraries.of(Fault.Rejoin.class))
-            .as(Fault.KillNodes::new)));
+    return Arbitraries.of(MinorityFaultFamily.class).flatMap(family ->
+        Combinators.combine(nodes, choices(family, topo)).as((some, choices) -> family.build(topo, some, choices)));
   }
 
-  /** One to {@code maxFaults} minority faults, one at a time, with gaps. */
+  /** One to {@code maxFaults} minority faults, one at a time, with the generator's lengths and gaps. */
   static Arbitrary<FaultSchedule> minoritySchedule(Topology topo, int maxFaults) {
-    Arbitrary<long[]> timing = Combinators.combine(Arbitraries.longs().between(100, 600), Arbitraries.longs().between(300, 1500))
-        .as((gap, length) -> new long[] {gap, length});
+    Arbitrary<long[]> timing = Combinators.combine(
+            Arbitraries.longs().between(ScheduleGenerator.MINORITY_MIN_MILLIS, ScheduleGenerator.MINORITY_MAX_MILLIS),
+            Arbitraries.longs().between(ScheduleGenerator.GAP_MIN_MILLIS, ScheduleGenerator.GAP_MAX_MILLIS))
+        .as((length, gap) -> new long[] {length, gap});
     Arbitrary<Object[]> step = Combinators.combine(timing, minorityFault(topo)).as((t, f) -> new Object[] {t, f});
     return step.list().ofMinSize(1).ofMaxSize(maxFaults).map(steps -> sequential(steps, topo));
   }
 
+  /** One value per choice of {@code family}, each between its bounds. */
+  private static Arbitrary<int[]> choices(MinorityFaultFamily family, Topology topo) {
+    List<Arbitrary<Integer>> each = family.choices().stream()
+        .<Arbitrary<Integer>>map(c -> Arbitraries.integers().between(c.min(topo), c.max(topo)))
+        .toList();
+    if (each.isEmpty()) {
+      return Arbitraries.just(new int[0]);
+    }
+    return Combinators.combine(each).as(values -> values.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /** Like the generator: the first fault after the warm-up, each next one a gap after the last ends. */
   private static FaultSchedule sequential(List<Object[]> steps, Topology topo) {
     List<ScheduledFault> faults = new ArrayList<>();
     long t = ScheduleGenerator.WARMUP_MILLIS;
     for (Object[] s : steps) {
       long[] timing = (long[]) s[0];
       Fault fault = (Fault) s[1];
-      long start = t + timing[0];
-      long length = Math.max(timing[1], MinorityFaults.minimumMillis(fault, topo));
-      faults.add(new ScheduledFault(faults.size(), start, length, fault));
-      t = start + length;
+      long length = Math.max(timing[0], MinorityFaults.minimumMillis(fault, topo));
+      faults.add(new ScheduledFault(faults.size(), t, length, fault));
+      t += length + timing[1];
     }
     return new FaultSchedule(faults);
   }

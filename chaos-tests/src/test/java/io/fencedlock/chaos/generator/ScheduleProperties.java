@@ -6,7 +6,11 @@ import io.fencedlock.chaos.nemesis.Fault;
 import io.fencedlock.chaos.nemesis.FaultSchedule;
 import io.fencedlock.chaos.nemesis.ScheduledFault;
 import io.fencedlock.testkit.Persistence;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -42,6 +46,33 @@ final class ScheduleProperties {
     FaultSchedule s = ScheduleGenerator.generate(FaultMix.MAJORITY_DOWN, TOPO, seed, 1);
 
     assertThat(FaultArbitraries.unreachable(s.faults().get(0).fault(), 0)).hasSize(TOPO.majority());
+  }
+
+  @Example
+  void generate_pinnedSeed_keepsItsSchedule() {
+    // Replays of recorded runs (docs/analysis.md, section 9) depend on a seed's schedule never changing.
+    FaultSchedule s = ScheduleGenerator.generate(FaultMix.MINORITY, TOPO, 20261121L, 4);
+
+    assertThat(s.faults()).extracting(ScheduledFault::toString).containsExactly(
+        "#0 @800ms +814ms blackhole isolate-n3 [c0->n3, c1->n3, c2->n3]",
+        "#1 @2247ms +709ms partition majorities-ring [c0->n0, c0->n4, c1->n0, c1->n1, c2->n1, c2->n2]",
+        "#2 @3362ms +1398ms partition isolate-n3 [c0->n3, c1->n3, c2->n3]",
+        "#3 @5510ms +726ms partition kleppmann-split [c0->n3, c0->n4, c1->n0, c1->n1, c2->n3, c2->n4]");
+  }
+
+  @Property(tries = 300)
+  void family_seededChoices_withinTheArbitrariesBoundsAndAQuorumLeft(@ForAll MinorityFaultFamily family, @ForAll long seed) {
+    // The seeded generator's draws stay within the bounds the arbitraries draw from (one space),
+    // and whatever the choices, the family leaves every client a quorum.
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] choices = family.choices().stream().mapToInt(c -> c.draw(rnd, TOPO)).toArray();
+    for (int i = 0; i < choices.length; i++) {
+      assertThat(choices[i]).isBetween(family.choices().get(i).min(TOPO), family.choices().get(i).max(TOPO));
+    }
+    Fault fault = family.build(TOPO, new TreeSet<>(Set.of(rnd.nextInt(TOPO.nodes()))), choices);
+    for (int c = 0; c < TOPO.clients(); c++) {
+      assertThat(FaultArbitraries.unreachable(fault, c)).hasSizeLessThanOrEqualTo(TOPO.minority());
+    }
   }
 
   @Provide

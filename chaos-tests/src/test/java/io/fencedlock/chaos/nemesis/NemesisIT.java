@@ -10,6 +10,7 @@ import io.fencedlock.redlock.NodeStatus;
 import io.fencedlock.redlock.Redlock;
 import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.testkit.Persistence;
+import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -24,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * through the proxies, and heals. One cluster for the class; every test ends with a final heal.
  */
 final class NemesisIT {
-  private static final Duration TTL = Duration.ofSeconds(2);
+  private static final Duration TTL = Timing.scaled(Duration.ofSeconds(2));
+  /** How long an acquire that should succeed may retry: through a heal, on a busy machine. */
+  private static final Duration MAX_WAIT = Timing.scaled(Duration.ofSeconds(5));
   private static ChaosCluster cluster;
   private static Nemesis nemesis;
 
@@ -46,7 +49,7 @@ final class NemesisIT {
   }
 
   private static Redlock client(int c) {
-    return Redlock.create(RedlockConfig.builder().nodes(cluster.urisOf(c)).nodeTimeout(Duration.ofMillis(250))
+    return Redlock.create(RedlockConfig.builder().nodes(cluster.urisOf(c)).nodeTimeout(Timing.scaled(Duration.ofMillis(250)))
         .retryDelay(Duration.ofMillis(20)).retryJitter(Duration.ofMillis(20)).build());
   }
 
@@ -54,11 +57,11 @@ final class NemesisIT {
   void kleppmannSplit_eachClientLocksThroughItsOwnMajority() {
     nemesis.apply(1, new Fault.Partition("split", Grudges.kleppmannSplit(2, 5), Fault.CutMode.REFUSE));
     try (Redlock c0 = client(0); Redlock c1 = client(1)) {
-      try (Lease lease = c0.acquire("nemesis:split-a", TTL, Duration.ofSeconds(2))) {
+      try (Lease lease = c0.acquire("nemesis:split-a", TTL, MAX_WAIT)) {
         // Without clock faults the shared node still refuses the second client: exclusion holds.
         assertThat(c1.tryAcquire("nemesis:split-a", TTL)).isEmpty();
       }
-      try (Lease lease = c1.acquire("nemesis:split-b", TTL, Duration.ofSeconds(2))) {
+      try (Lease lease = c1.acquire("nemesis:split-b", TTL, MAX_WAIT)) {
         assertThat(lease.isValid()).isTrue();
       }
     }
@@ -75,7 +78,7 @@ final class NemesisIT {
 
       nemesis.heal(2, new Fault.Partition("majority", cut, Fault.CutMode.REFUSE));
 
-      try (Lease lease = c0.acquire("nemesis:majority", TTL, Duration.ofSeconds(5))) {
+      try (Lease lease = c0.acquire("nemesis:majority", TTL, MAX_WAIT)) {
         assertThat(lease.isValid()).isTrue();
       }
     }
@@ -84,7 +87,7 @@ final class NemesisIT {
   @Test
   void blackholeOfAMajority_connectedClientTimesOut() {
     try (Redlock c0 = client(0)) {
-      c0.acquire("nemesis:blackhole", TTL, Duration.ofSeconds(2)).release(); // connections are up
+      c0.acquire("nemesis:blackhole", TTL, MAX_WAIT).release(); // connections are up
       nemesis.apply(3, new Fault.Partition("bh", Grudges.allLose(1, Set.of(2, 3, 4)), Fault.CutMode.BLACKHOLE));
 
       // Bytes vanish but the connections stay open: the nodes time out rather than refuse.

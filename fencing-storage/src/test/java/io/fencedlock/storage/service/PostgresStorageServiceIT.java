@@ -1,0 +1,14 @@
+package io.fencedlock.storage.service;
+
+import io.fencedlock.storage.postgres.PostgresExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@link StorageServiceContract} on a private PostgreSQL server. */
+final class PostgresStorageServiceIT extends StorageServiceContract {
+  @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
+
+  @Override
+  String newDatabaseUrl() {
+    return POSTGRES.newDatabaseUrl();
+  }
+}

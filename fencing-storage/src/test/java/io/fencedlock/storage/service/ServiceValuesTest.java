@@ -1,0 +1,37 @@
+package io.fencedlock.storage.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fencedlock.storage.Stats;
+import io.fencedlock.storage.WriteResult.Accepted;
+import io.fencedlock.storage.WriteResult.Reason;
+import io.fencedlock.storage.WriteResult.Rejected;
+import org.junit.jupiter.api.Test;
+
+/** The service's small values: {@code WriteCounters} and {@link StorageConfig}'s validation. */
+final class ServiceValuesTest {
+
+  @Test
+  void writeCounters_record_countsEachOutcome() {
+    WriteCounters counters = new WriteCounters();
+    counters.record(new Accepted(1));
+    counters.record(new Accepted(2));
+    counters.record(new Rejected(2, Reason.STALE));
+    counters.record(new Rejected(2, Reason.ALARM));
+
+    assertThat(counters.snapshot()).isEqualTo(new Stats(2, 1, 1));
+  }
+
+  @Test
+  void storageConfig_badValues_throwIllegalArgument() {
+    assertThatThrownBy(() -> StorageConfig.builder().port(70_000))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> StorageConfig.builder().workerThreads(0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> StorageConfig.builder().jdbcUrl("jdbc:h2:mem:x"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> StorageConfig.builder().build())
+        .isInstanceOf(NullPointerException.class);
+  }
+}
