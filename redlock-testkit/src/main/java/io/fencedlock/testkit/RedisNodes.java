@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safety: thread-safe. The node list is immutable; see {@link RedisNode} for the nodes.
  * The {@link Builder} is not thread-safe.
  */
-public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
+public final class RedisNodes implements Deployment, Iterable<RedisNode> {
   /** How long a node may take from spawn to answering PING. */
   public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(10);
 
