@@ -27,9 +27,13 @@ final class ChildJvmProcess implements AutoCloseable {
   }
 
   static ChildJvmProcess start(String mode, Map<String, String> extraEnv) {
+    return start(ChildJvm.class, mode, extraEnv);
+  }
+
+  static ChildJvmProcess start(Class<?> main, String mode, Map<String, String> extraEnv) {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     ProcessBuilder builder = new ProcessBuilder(java.toString(), "-cp",
-        System.getProperty("java.class.path"), ChildJvm.class.getName(), mode)
+        System.getProperty("java.class.path"), main.getName(), mode)
         .redirectErrorStream(true);
     builder.environment().putAll(extraEnv);
     try {
@@ -69,6 +73,11 @@ final class ChildJvmProcess implements AutoCloseable {
   /** SIGTERM, like Ctrl-C or a CI timeout: shutdown hooks run. */
   void terminate() {
     process.destroy();
+  }
+
+  /** SIGKILL, like the OOM killer: no shutdown hook runs. */
+  void kill() {
+    process.destroyForcibly();
   }
 
   String output() {
