@@ -22,8 +22,10 @@ import org.testcontainers.utility.ResourceReaper;
  * <p>Thread-safe: the client is created once, under the class lock.
  */
 public final class DockerEngine {
-  static final String LABEL = "io.fencedlock.testkit";
-  static final String OWNER_LABEL = "io.fencedlock.testkit.owner";
+  /** Every container, volume and network the test kit creates carries this label (value "true"). */
+  public static final String LABEL = "io.fencedlock.testkit";
+  /** ... and this one, whose value is the pid of the JVM that created it. */
+  public static final String OWNER_LABEL = "io.fencedlock.testkit.owner";
   static final String SESSION_LABEL = "io.fencedlock.testkit.session";
 
   private static final Logger LOG = LoggerFactory.getLogger(DockerEngine.class);
