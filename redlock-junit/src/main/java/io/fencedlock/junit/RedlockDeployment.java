@@ -56,6 +56,11 @@ public @interface RedlockDeployment {
   /** What runs them: local redis-server processes, or one container per node. */
   Backend backend() default Backend.PROCESS;
 
-  /** How they persist; {@link Persistence#NONE} loses everything on a restart. */
-  Persistence persistence() default Persistence.NONE;
+  /**
+   * How they persist. The default is what production nodes need (see the README): a killed node
+   * comes back with its data. With {@link Persistence#NONE} it comes back empty, and Redlock then
+   * keeps it out of quorums for {@code maxLeaseTtl} (it lost its fence counters), also in the
+   * tests after the one that killed it.
+   */
+  Persistence persistence() default Persistence.AOF_ALWAYS;
 }

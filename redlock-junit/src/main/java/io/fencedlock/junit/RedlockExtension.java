@@ -14,6 +14,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The extension behind {@link RedlockDeployment}: starts the deployment before the annotated
@@ -25,6 +27,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
  */
 public final class RedlockExtension
     implements BeforeAllCallback, AfterAllCallback, AfterEachCallback, ParameterResolver {
+  private static final Logger LOG = LoggerFactory.getLogger(RedlockExtension.class);
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(RedlockExtension.class);
   private static final String DEPLOYMENT = "deployment";
@@ -44,6 +47,7 @@ public final class RedlockExtension
       Optional<RuntimeException> refusal =
           DockerRequirement.check(DockerEngine.unavailableReason(), DockerRequirement.isCi());
       if (refusal.isPresent()) {
+        LOG.warn("{}: {}", context.getDisplayName(), refusal.get().getMessage());
         throw refusal.get();
       }
     }

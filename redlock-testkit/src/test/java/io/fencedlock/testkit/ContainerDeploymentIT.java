@@ -1,11 +1,11 @@
 package io.fencedlock.testkit;
 
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 
 /** The deployment contract on containers. */
 final class ContainerDeploymentIT extends DeploymentContract {
-  @BeforeAll
-  static void requireDocker() {
+  @BeforeEach
+  void requireDocker() {
     DockerAssumption.assumeDocker();
   }
 

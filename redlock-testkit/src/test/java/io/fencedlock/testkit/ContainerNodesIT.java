@@ -19,15 +19,15 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What only the container backend has: its image, its network partitions, its cleanup. */
 final class ContainerNodesIT {
   private ContainerNodes redis;
 
-  @BeforeAll
-  static void requireDocker() {
+  @BeforeEach
+  void requireDocker() {
     DockerAssumption.assumeDocker();
   }
 

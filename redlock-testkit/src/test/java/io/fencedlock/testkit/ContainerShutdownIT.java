@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,8 +17,8 @@ final class ContainerShutdownIT {
   /** The reaper waits 10 s for the JVM to reconnect before it removes anything. */
   private static final Duration REAPER = Timing.scaled(Duration.ofSeconds(40));
 
-  @BeforeAll
-  static void requireDocker() {
+  @BeforeEach
+  void requireDocker() {
     DockerAssumption.assumeDocker();
   }
 
