@@ -65,6 +65,12 @@ public final class DockerEngine {
         Runtime.getRuntime().addShutdownHook(
             new Thread(() -> SessionSweep.removeAll(connected, session()), "fencedlock-docker-reaper"));
         client = connected;
+      } catch (NoClassDefFoundError e) {
+        failure = new DockerUnavailableException(
+            "Testcontainers is not on the classpath; add org.testcontainers:testcontainers (an"
+                + " optional dependency of redlock-testkit) to use container nodes",
+            e);
+        throw failure;
       } catch (RuntimeException e) {
         failure = new DockerUnavailableException(
             "no Docker engine answers (" + firstLine(e) + "); on Debian as root, scripts/docker-setup"
