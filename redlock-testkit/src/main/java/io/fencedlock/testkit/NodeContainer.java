@@ -13,6 +13,7 @@ import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Volume;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -100,7 +101,8 @@ final class NodeContainer {
     long backoffMillis = 1;
     while (true) {
       if (!isRunning()) {
-        throw failure("exited with code " + state().getExitCodeLong() + " during startup");
+        throw failure("exited with code "
+            + state().map(ContainerState::getExitCodeLong).orElse(null) + " during startup");
       }
       if (answersPing()) {
         return;
@@ -139,13 +141,15 @@ final class NodeContainer {
     docker.unpauseContainerCmd(id).exec();
   }
 
+  /** Whether the container runs, frozen or not; a removed one (a failed start) does not. */
   boolean isRunning() {
-    return Boolean.TRUE.equals(state().getRunning());
+    return state().map(state -> Boolean.TRUE.equals(state.getRunning())).orElse(false);
   }
 
   boolean isPaused() {
-    ContainerState state = state();
-    return Boolean.TRUE.equals(state.getRunning()) && Boolean.TRUE.equals(state.getPaused());
+    return state()
+        .map(state -> Boolean.TRUE.equals(state.getRunning()) && Boolean.TRUE.equals(state.getPaused()))
+        .orElse(false);
   }
 
   /** Removes the container (killing it if needed); already gone is fine. */
@@ -178,8 +182,12 @@ final class NodeContainer {
         + "\n--- last " + LOG_TAIL_LINES + " lines of its log ---\n" + logTail());
   }
 
-  private ContainerState state() {
-    return docker.inspectContainerCmd(id).exec().getState();
+  private Optional<ContainerState> state() {
+    try {
+      return Optional.of(docker.inspectContainerCmd(id).exec().getState());
+    } catch (NotFoundException e) {
+      return Optional.empty(); // removed after a failed start, or by the shutdown sweep
+    }
   }
 
   private void awaitState(boolean running, String what) {

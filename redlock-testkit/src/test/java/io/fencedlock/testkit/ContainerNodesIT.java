@@ -8,7 +8,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -126,6 +128,24 @@ final class ContainerNodesIT {
         .isInstanceOf(UncheckedIOException.class);
     redis.heal();
     assertThat(node.command("GET", "k")).isEqualTo("v");
+  }
+
+  @Test
+  void restart_portTakenMeanwhile_throwsStartupErrorAndStaysRestartable() throws IOException {
+    redis = ContainerNodes.start(1);
+    ContainerNode node = redis.node(0);
+    node.kill();
+
+    try (ServerSocket squatter =
+        new ServerSocket(node.port(), 1, InetAddress.getLoopbackAddress())) {
+      assertThatThrownBy(node::restart)
+          .isInstanceOf(RedisStartupException.class)
+          .hasMessageContaining("another process took its port");
+      assertThat(node.isRunning()).isFalse();
+    }
+    node.restart();
+
+    assertThat(node.command("PING")).isEqualTo("PONG");
   }
 
   @Test
