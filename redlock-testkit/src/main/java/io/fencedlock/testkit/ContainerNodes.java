@@ -3,10 +3,7 @@ package io.fencedlock.testkit;
 import com.github.dockerjava.api.DockerClient;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -126,16 +123,13 @@ public final class ContainerNodes implements Deployment {
 
   /**
    * Configures and starts a {@link ContainerNodes}: the options of {@link RedisNodes.Builder}.
-   * Every setter validates at once; setting the same thing twice is an error.
+   * Every setter validates at once; setting the same thing twice is an error ({@link
+   * NodeOptions}).
    *
    * <p>Not thread-safe: use it from one thread.
    */
   public static final class Builder {
-    private int nodes;
-    private Persistence persistence;
-    private final Map<Integer, Persistence> perNode = new HashMap<>();
-    private final Map<String, String> options = new LinkedHashMap<>();
-    private Duration startTimeout;
+    private final NodeOptions options = new NodeOptions();
 
     private Builder() {}
 
@@ -146,11 +140,7 @@ public final class ContainerNodes implements Deployment {
      * @throws IllegalStateException if already set
      */
     public Builder nodes(int count) {
-      if (count < 1) {
-        throw new IllegalArgumentException("count must be at least 1 but was " + count);
-      }
-      requireUnset(nodes == 0, "nodes", nodes);
-      nodes = count;
+      options.nodes(count);
       return this;
     }
 
@@ -162,9 +152,7 @@ public final class ContainerNodes implements Deployment {
      * @throws IllegalStateException if already set
      */
     public Builder persistence(Persistence persistence) {
-      Checks.notNull(persistence, "persistence");
-      requireUnset(this.persistence == null, "persistence", this.persistence);
-      this.persistence = persistence;
+      options.persistence(persistence);
       return this;
     }
 
@@ -175,13 +163,7 @@ public final class ContainerNodes implements Deployment {
      * @throws IllegalStateException if already set for this node
      */
     public Builder persistence(int nodeIndex, Persistence persistence) {
-      if (nodeIndex < 0) {
-        throw new IllegalArgumentException("nodeIndex must not be negative but was " + nodeIndex);
-      }
-      Checks.notNull(persistence, "persistence");
-      requireUnset(!perNode.containsKey(nodeIndex), "persistence of node " + nodeIndex,
-          perNode.get(nodeIndex));
-      perNode.put(nodeIndex, persistence);
+      options.persistence(nodeIndex, persistence);
       return this;
     }
 
@@ -192,9 +174,7 @@ public final class ContainerNodes implements Deployment {
      * @throws IllegalStateException if the option is already set
      */
     public Builder config(String name, String value) {
-      ExtraOptions.validate(name, value);
-      requireUnset(!options.containsKey(name), "config " + name, options.get(name));
-      options.put(name, value);
+      options.config(name, value);
       return this;
     }
 
@@ -206,12 +186,7 @@ public final class ContainerNodes implements Deployment {
      * @throws IllegalStateException if already set
      */
     public Builder startTimeout(Duration timeout) {
-      Checks.notNull(timeout, "timeout");
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive but was " + timeout);
-      }
-      requireUnset(startTimeout == null, "startTimeout", startTimeout);
-      startTimeout = timeout;
+      options.startTimeout(timeout);
       return this;
     }
 
@@ -225,20 +200,14 @@ public final class ContainerNodes implements Deployment {
      * @throws RedisStartupException if a node does not come up
      */
     public ContainerNodes start() {
-      if (nodes == 0) {
-        throw new IllegalStateException("nodes(int) must be called before start()");
-      }
-      perNode.keySet().stream().filter(i -> i >= nodes).findFirst().ifPresent(i -> {
-        throw new IllegalArgumentException("nodeIndex " + i + " of persistence(nodeIndex, ...)"
-            + " is out of range for " + nodes + " nodes");
-      });
+      int nodes = options.count();
       DockerClient docker = DockerEngine.client();
       String image = RedisImage.ensure(docker, RedisBinary.locate());
       String name = "fencedlock-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
       NodeNetwork network = NodeNetwork.create(docker, name);
       try {
-        return new ContainerNodes(ContainerLauncher.launchAll(docker, specs(image, name, network),
-            modes()), network);
+        return new ContainerNodes(ContainerLauncher.launchAll(
+            docker, specs(image, name, network, nodes), options.modes()), network);
       } catch (RuntimeException e) {
         try {
           network.remove();
@@ -249,30 +218,15 @@ public final class ContainerNodes implements Deployment {
       }
     }
 
-    private List<ContainerSpec> specs(String image, String name, NodeNetwork network) {
-      Duration timeout = startTimeout == null ? RedisNodes.DEFAULT_START_TIMEOUT : startTimeout;
-      List<String> extraArgs = ExtraOptions.toArgs(options);
+    private List<ContainerSpec> specs(
+        String image, String name, NodeNetwork network, int nodes) {
+      List<String> extraArgs = options.extraArgs();
       List<ContainerSpec> specs = new ArrayList<>();
       for (int i = 0; i < nodes; i++) {
         specs.add(new ContainerSpec(
-            i, image, name + "-node" + i, network, extraArgs, timeout, Ports.JVM_WIDE));
+            i, image, name + "-node" + i, network, extraArgs, options.startTimeout(), Ports.JVM_WIDE));
       }
       return specs;
-    }
-
-    private List<Persistence> modes() {
-      Persistence fallback = persistence == null ? Persistence.NONE : persistence;
-      List<Persistence> modes = new ArrayList<>();
-      for (int i = 0; i < nodes; i++) {
-        modes.add(perNode.getOrDefault(i, fallback));
-      }
-      return modes;
-    }
-
-    private static void requireUnset(boolean unset, String what, Object current) {
-      if (!unset) {
-        throw new IllegalStateException(what + " was already set to " + current);
-      }
     }
   }
 }
