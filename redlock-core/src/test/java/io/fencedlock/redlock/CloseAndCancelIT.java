@@ -1,5 +1,6 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -53,7 +54,7 @@ final class CloseAndCancelIT {
   @Test
   void close_whileAcquireAsyncWaitsBetweenAttempts_failsItPromptly() {
     try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
-        Lease held = holder.acquire(resource, LONG_TTL, Timing.RETRY_WAIT)) {
+        Lease held = holder.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT)) {
       Redlock waiter = Redlock.create(slowRetries());
       CompletableFuture<Lease> waiting = waitBetweenAttempts(waiter,
           r -> r.acquireAsync(resource, LONG_TTL, Duration.ofMinutes(30)).toCompletableFuture());
@@ -70,7 +71,7 @@ final class CloseAndCancelIT {
   @Test
   void close_whileSyncAcquireWaitsBetweenAttempts_throwsPromptly() {
     try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
-        Lease held = holder.acquire(resource, LONG_TTL, Timing.RETRY_WAIT)) {
+        Lease held = holder.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT)) {
       Redlock waiter = Redlock.create(slowRetries());
       CompletableFuture<Lease> waiting = waitBetweenAttempts(waiter,
           r -> CompletableFuture.supplyAsync(() -> r.acquire(resource, LONG_TTL, Duration.ofMinutes(30))));
@@ -107,7 +108,7 @@ final class CloseAndCancelIT {
       // The attempt runs on once the nodes answer and gains the lock; nobody will use it.
       await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(nodes) >= before + nodes.size());
       await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes, resource) == 0);
-      try (Lease next = redlock.acquire(resource, LONG_TTL, Timing.RETRY_WAIT)) {
+      try (Lease next = redlock.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT)) {
         assertThat(next.isValid()).isTrue();
       }
     }
@@ -154,7 +155,7 @@ final class CloseAndCancelIT {
   void close_fromACallbackOnTheTimerThread_returnsWithoutWaitingForItself() {
     Redlock redlock = Redlock.create(RedlockConfig.builder()
         .nodes(nodes.uris())
-        .nodeTimeout(Timing.NODE_TIMEOUT)
+        .nodeTimeout(LockTiming.NODE_TIMEOUT)
         .connectTimeout(Duration.ofMinutes(1)) // makes close()'s own bound far longer than this test waits
         .build());
     pauseAll();
@@ -170,7 +171,7 @@ final class CloseAndCancelIT {
   @Test
   void lease_afterItsClientClosed_extendThrowsAndReleaseSendsNothing() {
     Redlock redlock = Redlock.create(Cluster.config(nodes).build());
-    Lease lease = redlock.acquire(resource, LONG_TTL, Timing.RETRY_WAIT);
+    Lease lease = redlock.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT);
     redlock.close();
 
     assertThatThrownBy(() -> lease.extend(LONG_TTL)).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
@@ -184,7 +185,7 @@ final class CloseAndCancelIT {
 
   @Test
   void acquireAsync_cancelledWhileNodesHoldTheRequest_releasesTheLeaseItThenGains() {
-    assertCancelledAttemptLeavesNoLock(r -> r.acquireAsync(resource, LONG_TTL, Timing.RETRY_WAIT));
+    assertCancelledAttemptLeavesNoLock(r -> r.acquireAsync(resource, LONG_TTL, LockTiming.RETRY_WAIT));
   }
 
   private void assertCancelledAttemptLeavesNoLock(Function<Redlock, CompletionStage<?>> start) {
@@ -197,7 +198,7 @@ final class CloseAndCancelIT {
 
       await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes, resource) == 0);
       // Once gained and released, the lock is free for anybody.
-      try (Lease next = redlock.acquire(resource, LONG_TTL, Timing.RETRY_WAIT)) {
+      try (Lease next = redlock.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT)) {
         assertThat(next.isValid()).isTrue();
       }
     }
@@ -220,7 +221,7 @@ final class CloseAndCancelIT {
   private static RedlockConfig slowRetries() {
     return RedlockConfig.builder()
         .nodes(nodes.uris())
-        .nodeTimeout(Timing.NODE_TIMEOUT)
+        .nodeTimeout(LockTiming.NODE_TIMEOUT)
         .connectTimeout(Timing.AWAIT)
         .retryDelay(Duration.ofMinutes(10))
         .retryJitter(Duration.ZERO)

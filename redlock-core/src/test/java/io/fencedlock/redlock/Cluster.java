@@ -1,5 +1,6 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.testkit.support.Timing;
 import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.testkit.RedisNode;
@@ -23,7 +24,7 @@ final class Cluster {
   static RedlockConfig.Builder configFor(List<String> uris) {
     return RedlockConfig.builder()
         .nodes(uris)
-        .nodeTimeout(Timing.NODE_TIMEOUT)
+        .nodeTimeout(LockTiming.NODE_TIMEOUT)
         // Creation waits for the first connections; on a loaded machine the handshake is slow.
         .connectTimeout(Timing.AWAIT)
         .retryDelay(Duration.ofMillis(20))

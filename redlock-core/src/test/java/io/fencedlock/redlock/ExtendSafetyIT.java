@@ -1,5 +1,6 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -103,7 +104,7 @@ final class ExtendSafetyIT {
   @Test
   void extend_twoAtOnceWithOneExtensionLeft_onlyOneIsSent() {
     try (Redlock capped = Redlock.create(Cluster.config(nodes).maxExtensions(1).build())) {
-      Lease lease = capped.acquire(resource, LONG_TTL, Timing.RETRY_WAIT);
+      Lease lease = capped.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT);
       await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
       long before = expiryCalls();
 
@@ -143,7 +144,7 @@ final class ExtendSafetyIT {
 
   /** acquire returns at the third grant; waits until the other two SETs have landed too. */
   private Lease acquireOnEveryNode(Duration ttl) {
-    Lease lease = redlock.acquire(resource, ttl, Timing.RETRY_WAIT);
+    Lease lease = redlock.acquire(resource, ttl, LockTiming.RETRY_WAIT);
     await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
     return lease;
   }
@@ -158,7 +159,7 @@ final class ExtendSafetyIT {
   }
 
   private void awaitEverythingSentHasRun(Redlock client) {
-    Lease marker = client.acquire(resource + ":marker", LONG_TTL, Timing.RETRY_WAIT);
+    Lease marker = client.acquire(resource + ":marker", LONG_TTL, LockTiming.RETRY_WAIT);
     await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource + ":marker", marker.ownerId()) == 5);
     marker.release();
   }

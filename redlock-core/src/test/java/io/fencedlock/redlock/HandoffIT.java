@@ -1,5 +1,6 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -46,7 +47,7 @@ final class HandoffIT {
   void release_whileAnAcquireOfTheSameClientWaits_locksForItInOneUnannouncedScriptPerNode(boolean fenced)
       throws Exception {
     String resource = "handoff:one-script:" + fenced;
-    try (Redlock redlock = client(fenced, RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS, Timing.NODE_TIMEOUT)) {
+    try (Redlock redlock = client(fenced, RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS, LockTiming.NODE_TIMEOUT)) {
       Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
       CompletableFuture<Lease> waiter = waitFor(redlock, resource);
       long scripts = Cluster.evalshaCalls(nodes);
@@ -69,7 +70,7 @@ final class HandoffIT {
   @Test
   void noLocalHandoffs_releaseIsAnnouncedAndTheWaiterWokenByIt() throws Exception {
     String resource = "handoff:off";
-    try (Redlock redlock = client(true, 0, Timing.NODE_TIMEOUT)) {
+    try (Redlock redlock = client(true, 0, LockTiming.NODE_TIMEOUT)) {
       Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
       CompletableFuture<Lease> waiter = waitFor(redlock, resource);
       long announcements = publishes();
@@ -85,7 +86,7 @@ final class HandoffIT {
   @Test
   void handoffsInARow_upToTheCap_thenTheReleaseIsAnnounced() throws Exception {
     String resource = "handoff:cap";
-    try (Redlock redlock = client(true, 2, Timing.NODE_TIMEOUT)) {
+    try (Redlock redlock = client(true, 2, LockTiming.NODE_TIMEOUT)) {
       Lease lease = redlock.acquire(resource, TTL, Duration.ZERO);
       for (int release = 1; release <= 3; release++) {
         CompletableFuture<Lease> waiter = waitFor(redlock, resource);
@@ -144,7 +145,7 @@ final class HandoffIT {
   @Test
   void close_whileAHandoffIsInFlight_waitsForItsCleanup() {
     String resource = "handoff:close";
-    Redlock redlock = client(true, RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS, Timing.NODE_TIMEOUT);
+    Redlock redlock = client(true, RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS, LockTiming.NODE_TIMEOUT);
     Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
     waitFor(redlock, resource);
     nodes.node(2).pause();

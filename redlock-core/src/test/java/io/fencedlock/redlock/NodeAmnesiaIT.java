@@ -1,5 +1,6 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -31,7 +32,7 @@ final class NodeAmnesiaIT {
         long epoch = Long.parseLong((String) node.command("GET", MARKER));
         assertThat(epoch).isBetween(nowMicros - 60_000_000L, nowMicros + 1);
       }
-      try (Lease lease = redlock.acquire("amnesia:first", TTL, Timing.RETRY_WAIT)) {
+      try (Lease lease = redlock.acquire("amnesia:first", TTL, LockTiming.RETRY_WAIT)) {
         assertThat(lease.fencingToken()).isGreaterThan(nowMicros - 60_000_000L);
       }
     }
@@ -68,7 +69,7 @@ final class NodeAmnesiaIT {
   void restartWithoutData_nodeIsExcludedNotCounted() {
     try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
         Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
-      redlock.acquire("amnesia:excluded", TTL, Timing.RETRY_WAIT).release();
+      redlock.acquire("amnesia:excluded", TTL, LockTiming.RETRY_WAIT).release();
       nodes.node(0).restart(Persistence.NONE);
       nodes.node(3).kill();
       nodes.node(4).kill();
@@ -95,7 +96,7 @@ final class NodeAmnesiaIT {
         Redlock otherUnsafe = Redlock.create(Cluster.config(nodes).nodeInitCheck(false).build())) {
       long before = 0;
       for (int i = 0; i < 5; i++) {
-        try (Lease lease = unsafe.acquire("amnesia:control", TTL, Timing.RETRY_WAIT)) {
+        try (Lease lease = unsafe.acquire("amnesia:control", TTL, LockTiming.RETRY_WAIT)) {
           before = lease.fencingToken();
         }
       }
@@ -118,7 +119,7 @@ final class NodeAmnesiaIT {
         Redlock redlock = Redlock.create(Cluster.config(nodes).maxLeaseTtl(Duration.ofSeconds(1)).build())) {
       long last = 0;
       for (int i = 0; i < 5; i++) {
-        try (Lease lease = redlock.acquire("amnesia:readmit", Duration.ofMillis(500), Timing.RETRY_WAIT)) {
+        try (Lease lease = redlock.acquire("amnesia:readmit", Duration.ofMillis(500), LockTiming.RETRY_WAIT)) {
           last = lease.fencingToken();
         }
       }
@@ -157,7 +158,7 @@ final class NodeAmnesiaIT {
         Redlock a = Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).ticker(clockA).build());
         Redlock b = Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).ticker(clockB).build());
         Redlock holder = Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).build())) {
-      holder.acquire("amnesia:warm-up", TTL, Timing.RETRY_WAIT).release(); // the deployment is initialized
+      holder.acquire("amnesia:warm-up", TTL, LockTiming.RETRY_WAIT).release(); // the deployment is initialized
       nodes.node(0).restart(Persistence.NONE);
       seeNodeZeroEmpty(nodes, a);
       seeNodeZeroEmpty(nodes, b);
@@ -173,7 +174,7 @@ final class NodeAmnesiaIT {
       // them); then node 0 forgets it.
       nodes.node(3).kill();
       nodes.node(4).kill();
-      Lease held = holder.acquire("amnesia:twice", maxLeaseTtl, Timing.RETRY_WAIT);
+      Lease held = holder.acquire("amnesia:twice", maxLeaseTtl, LockTiming.RETRY_WAIT);
       nodes.node(3).restart();
       nodes.node(4).restart();
       nodes.node(0).restart(Persistence.NONE);

@@ -1,5 +1,6 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -49,7 +50,7 @@ final class RedlockIT {
 
   @Test
   void acquire_freeResource_locksEveryNodeAndWritesTokenOnAQuorum() {
-    Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
+    Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
 
     assertThat(lease.isFenced()).isTrue();
     assertThat(lease.fencingToken()).isPositive();
@@ -67,7 +68,7 @@ final class RedlockIT {
 
   @Test
   void tryAcquire_heldByAnother_isEmptyUntilReleased() {
-    Lease first = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
+    Lease first = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
 
     assertThat(redlock.tryAcquire(resource, TTL)).isEmpty();
     first.release();
@@ -80,7 +81,7 @@ final class RedlockIT {
 
   @Test
   void tryAcquire_refusedByEveryNode_sendsNoCleanupThere() {
-    try (Lease held = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
+    try (Lease held = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThat(scriptCallsOfRefusedTryAcquire(redlock, held))
           .as("one acquire script per node, no release where nothing was locked").isEqualTo(5);
     }
@@ -90,7 +91,7 @@ final class RedlockIT {
   void unfenced_tryAcquireRefused_stillCleansUpEveryNode() {
     // A plain SET NX refusal cannot tell "another owner" from "this request, delivered twice".
     try (Redlock plain = Redlock.create(Cluster.config(nodes).fencing(false).build());
-        Lease held = plain.acquire(resource, TTL, Timing.RETRY_WAIT)) {
+        Lease held = plain.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThat(scriptCallsOfRefusedTryAcquire(plain, held))
           .as("a compare-and-delete on every node, the SET NX is no script").isEqualTo(5);
       assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(5);
@@ -110,7 +111,7 @@ final class RedlockIT {
 
   @Test
   void acquire_heldForLongerThanMaxWait_throwsWithRefusals() {
-    try (Lease held = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
+    try (Lease held = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(300)))
           .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
             assertThat(e.attempts()).isGreaterThan(1);
@@ -124,7 +125,7 @@ final class RedlockIT {
 
   @Test
   void acquireAsync_heldThenReleased_completesWithNewLease() throws Exception {
-    Lease first = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
+    Lease first = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
     CompletableFuture<Lease> waiting =
         redlock.acquireAsync(resource, TTL, Duration.ofSeconds(5)).toCompletableFuture();
 
@@ -137,7 +138,7 @@ final class RedlockIT {
 
   @Test
   void extend_whileValid_resetsExpiryAndKeepsToken() {
-    Lease lease = redlock.acquire(resource, Duration.ofSeconds(2), Timing.RETRY_WAIT);
+    Lease lease = redlock.acquire(resource, Duration.ofSeconds(2), LockTiming.RETRY_WAIT);
     long token = lease.fencingToken();
 
     assertThat(lease.extend(Duration.ofSeconds(30))).isTrue();
@@ -152,7 +153,7 @@ final class RedlockIT {
 
   @Test
   void extend_afterExpiry_throwsAndRecreatesNothing() {
-    Lease lease = redlock.acquire(resource, Duration.ofMillis(150), Timing.RETRY_WAIT);
+    Lease lease = redlock.acquire(resource, Duration.ofMillis(150), LockTiming.RETRY_WAIT);
     await().atMost(Timing.AWAIT).until(() -> !lease.isValid() && Cluster.holding(nodes, resource) == 0);
 
     assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(10))).isInstanceOf(LockExpiredException.class);
@@ -162,7 +163,7 @@ final class RedlockIT {
 
   @Test
   void extend_keyDeletedOnAMajority_returnsFalseAndRecreatesNothing() {
-    Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
+    Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
     // acquire returns at the third grant; a later SET must not land after the DELs below.
     await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
     for (int i = 0; i < 3; i++) {
@@ -179,9 +180,9 @@ final class RedlockIT {
 
   @Test
   void release_afterExpiryAndReacquire_keepsTheNewOwnersKey() {
-    Lease stale = redlock.acquire(resource, Duration.ofMillis(150), Timing.RETRY_WAIT);
+    Lease stale = redlock.acquire(resource, Duration.ofMillis(150), LockTiming.RETRY_WAIT);
     await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes, resource) == 0);
-    Lease current = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
+    Lease current = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
 
     assertThat(stale.release()).isFalse();
 
@@ -193,7 +194,7 @@ final class RedlockIT {
 
   @Test
   void release_twice_isIdempotent() {
-    Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
+    Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
 
     assertThat(lease.release()).isTrue();
     assertThat(lease.release()).isFalse();
@@ -207,7 +208,7 @@ final class RedlockIT {
   void acquire_afterScriptFlush_fallsBackToEval() {
     nodes.forEach(n -> n.command("SCRIPT", "FLUSH"));
 
-    try (Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
+    try (Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThat(lease.extend(TTL)).isTrue();
     }
     Cluster.awaitNoKey(nodes, resource);
@@ -245,7 +246,7 @@ final class RedlockIT {
   @Test
   void unfenced_acquire_isPlainSetNxAndExcludesForeignSetNx() {
     try (Redlock plain = Redlock.create(Cluster.config(nodes).fencing(false).build());
-        Lease lease = plain.acquire(resource, TTL, Timing.RETRY_WAIT)) {
+        Lease lease = plain.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThat(lease.isFenced()).isFalse();
       assertThatThrownBy(lease::fencingToken).isInstanceOf(IllegalStateException.class);
       // acquire returns at the third grant; the other two SETs land just after
@@ -266,7 +267,7 @@ final class RedlockIT {
     assertThatThrownBy(() -> redlock.tryAcquire(resource, Duration.ofHours(1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxLeaseTtl");
     assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxWait");
     assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofDays(365L * 300))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxWait");
-    try (Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT)) {
+    try (Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThatThrownBy(() -> lease.extend(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
       assertThatThrownBy(() -> lease.extend(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
     }
@@ -281,7 +282,7 @@ final class RedlockIT {
           .hasMessageContaining("resource '" + reserved + "' is reserved");
       assertThatThrownBy(() -> redlock.acquireAsync(reserved, TTL, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     }
-    try (Lease lease = redlock.acquire("a", TTL, Timing.RETRY_WAIT)) {
+    try (Lease lease = redlock.acquire("a", TTL, LockTiming.RETRY_WAIT)) {
       assertThat(lease.fencingToken()).isPositive();
       assertThat(Cluster.holding(nodes, "{a}:fence")).as("its fence key, on a quorum").isGreaterThanOrEqualTo(3);
     }
@@ -322,7 +323,7 @@ final class RedlockIT {
   @Test
   void extend_beyondMaxExtensions_throwsIllegalState() {
     try (Redlock capped = Redlock.create(Cluster.config(nodes).maxExtensions(1).build());
-        Lease lease = capped.acquire(resource, TTL, Timing.RETRY_WAIT)) {
+        Lease lease = capped.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThat(lease.extend(TTL)).isTrue();
       assertThatThrownBy(() -> lease.extend(TTL)).isInstanceOf(IllegalStateException.class).hasMessageContaining("maxExtensions");
     }
@@ -332,7 +333,7 @@ final class RedlockIT {
   void close_ownedClient_stopsItsThreads() {
     long before = redlockThreads();
     Redlock extra = Redlock.create(Cluster.config(nodes).build());
-    extra.acquire(resource, TTL, Timing.RETRY_WAIT).release();
+    extra.acquire(resource, TTL, LockTiming.RETRY_WAIT).release();
 
     extra.close();
 

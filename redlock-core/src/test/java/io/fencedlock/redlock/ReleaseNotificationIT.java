@@ -1,5 +1,6 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -30,7 +31,7 @@ final class ReleaseNotificationIT {
     nodes = RedisNodes.start(5);
     redlock = Redlock.create(RedlockConfig.builder()
         .nodes(nodes.uris())
-        .nodeTimeout(Timing.NODE_TIMEOUT)
+        .nodeTimeout(LockTiming.NODE_TIMEOUT)
         .retryDelay(NEVER_IN_THIS_TEST)
         .retryJitter(Duration.ZERO)
         .maxLocalHandoffs(0)
@@ -66,7 +67,7 @@ final class ReleaseNotificationIT {
     Duration nodeTimeout = Timing.scaled(Duration.ofSeconds(1));
     try (Redlock patient = Redlock.create(RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(nodeTimeout)
         .retryDelay(NEVER_IN_THIS_TEST).retryJitter(Duration.ZERO).maxLocalHandoffs(0).build())) {
-      Lease holder = patient.acquire(resource, TTL, Timing.RETRY_WAIT);
+      Lease holder = patient.acquire(resource, TTL, LockTiming.RETRY_WAIT);
       CompletableFuture<Lease> waiter =
           patient.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
       await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 5);

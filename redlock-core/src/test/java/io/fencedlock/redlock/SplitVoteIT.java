@@ -1,5 +1,6 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -24,7 +25,7 @@ final class SplitVoteIT {
     try (RedisNodes nodes = RedisNodes.start(5);
         Redlock redlock = Redlock.create(RedlockConfig.builder()
             .nodes(nodes.uris())
-            .nodeTimeout(Timing.NODE_TIMEOUT)
+            .nodeTimeout(LockTiming.NODE_TIMEOUT)
             .connectTimeout(Timing.AWAIT)
             .retryDelay(NEVER_IN_THIS_TEST)
             .retryJitter(Duration.ZERO)

@@ -79,7 +79,7 @@ final class TokenPredictionIT {
   void refusedAttempt_teachesTheHoldersToken_soTheNextAcquireTakesOneRoundTrip() {
     try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
         Redlock waiter = Redlock.create(Cluster.config(nodes).build())) {
-      Lease held = holder.acquire(resource, TTL, Timing.RETRY_WAIT);
+      Lease held = holder.acquire(resource, TTL, LockTiming.RETRY_WAIT);
       assertThat(waiter.tryAcquire(resource, TTL)).isEmpty();
       held.release();
       Cluster.awaitNoKey(nodes, resource);
@@ -119,7 +119,7 @@ final class TokenPredictionIT {
   private Cycle cycle(Redlock redlock) {
     Cluster.awaitNoKey(nodes, resource); // a release's slower deletes land after it returns
     long before = Cluster.evalshaCalls(nodes);
-    Lease lease = redlock.acquire(resource, TTL, Timing.RETRY_WAIT);
+    Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
     lease.release();
     Cluster.awaitNoKey(nodes, resource);
     return new Cycle(lease.isFenced() ? lease.fencingToken() : -1, Cluster.evalshaCalls(nodes) - before);

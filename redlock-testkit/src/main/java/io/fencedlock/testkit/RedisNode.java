@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * #restart()} racing a {@link #pause()} sees a consistent state. {@link #command} takes no lock and
  * may run concurrently with anything; it simply fails while the server is down or paused.
  */
-public final class RedisNode implements AutoCloseable {
+public final class RedisNode implements Node, AutoCloseable {
   /** Socket timeout of {@link #command(String...)}. */
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(2);
 

@@ -4,11 +4,8 @@ import io.fencedlock.testkit.support.TempDirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -32,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safety: thread-safe. The node list is immutable; see {@link RedisNode} for the nodes.
  * The {@link Builder} is not thread-safe.
  */
-public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
+public final class RedisNodes implements Deployment, Iterable<RedisNode> {
   /** How long a node may take from spawn to answering PING. */
   public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(10);
 
@@ -141,16 +138,12 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
 
   /**
    * Configures and starts a {@link RedisNodes}. Every setter validates at once; setting the same
-   * thing twice is an error, since it is almost always a copy-paste mistake.
+   * thing twice is an error, since it is almost always a copy-paste mistake ({@link NodeOptions}).
    *
    * <p>Not thread-safe: use it from one thread.
    */
   public static final class Builder {
-    private int nodes;
-    private Persistence persistence;
-    private final Map<Integer, Persistence> perNode = new HashMap<>();
-    private final Map<String, String> options = new LinkedHashMap<>();
-    private Duration startTimeout;
+    private final NodeOptions options = new NodeOptions();
     private PortSource ports = Ports.JVM_WIDE;
 
     private Builder() {}
@@ -162,11 +155,7 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
      * @throws IllegalStateException if already set
      */
     public Builder nodes(int count) {
-      if (count < 1) {
-        throw new IllegalArgumentException("count must be at least 1 but was " + count);
-      }
-      requireUnset(nodes == 0, "nodes", nodes);
-      nodes = count;
+      options.nodes(count);
       return this;
     }
 
@@ -178,9 +167,7 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
      * @throws IllegalStateException if already set
      */
     public Builder persistence(Persistence persistence) {
-      Checks.notNull(persistence, "persistence");
-      requireUnset(this.persistence == null, "persistence", this.persistence);
-      this.persistence = persistence;
+      options.persistence(persistence);
       return this;
     }
 
@@ -192,13 +179,7 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
      * @throws IllegalStateException if already set for this node
      */
     public Builder persistence(int nodeIndex, Persistence persistence) {
-      if (nodeIndex < 0) {
-        throw new IllegalArgumentException("nodeIndex must not be negative but was " + nodeIndex);
-      }
-      Checks.notNull(persistence, "persistence");
-      Persistence previous = perNode.get(nodeIndex);
-      requireUnset(previous == null, "persistence of node " + nodeIndex, previous);
-      perNode.put(nodeIndex, persistence);
+      options.persistence(nodeIndex, persistence);
       return this;
     }
 
@@ -212,9 +193,7 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
      * @throws IllegalStateException if the option is already set
      */
     public Builder config(String name, String value) {
-      ExtraOptions.validate(name, value);
-      requireUnset(!options.containsKey(name), "config " + name, options.get(name));
-      options.put(name, value);
+      options.config(name, value);
       return this;
     }
 
@@ -226,12 +205,7 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
      * @throws IllegalStateException if already set
      */
     public Builder startTimeout(Duration timeout) {
-      Checks.notNull(timeout, "timeout");
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive but was " + timeout);
-      }
-      requireUnset(startTimeout == null, "startTimeout", startTimeout);
-      startTimeout = timeout;
+      options.startTimeout(timeout);
       return this;
     }
 
@@ -249,19 +223,13 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
      * @throws RedisStartupException if a node does not come up (none is left running)
      */
     public RedisNodes start() {
-      if (nodes == 0) {
-        throw new IllegalStateException("nodes(int) must be called before start()");
-      }
-      perNode.keySet().stream().filter(i -> i >= nodes).findFirst().ifPresent(i -> {
-        throw new IllegalArgumentException(
-            "nodeIndex " + i + " of persistence(nodeIndex, ...) is out of range for " + nodes
-                + " nodes");
-      });
+      int nodes = options.count();
       RedisBinary binary = RedisBinary.locate();
       Path root = NodeDirs.createRoot();
       ProcessRegistry.registerDir(root);
       try {
-        return new RedisNodes(NodeLauncher.launchAll(specs(binary, root), modes()), root);
+        return new RedisNodes(
+            NodeLauncher.launchAll(specs(binary, root, nodes), options.modes()), root);
       } catch (RuntimeException e) {
         try {
           TempDirs.deleteRecursively(root);
@@ -273,30 +241,15 @@ public final class RedisNodes implements AutoCloseable, Iterable<RedisNode> {
       }
     }
 
-    private List<NodeSpec> specs(RedisBinary binary, Path root) {
-      List<String> extraArgs = ExtraOptions.toArgs(options);
-      Duration timeout = startTimeout == null ? DEFAULT_START_TIMEOUT : startTimeout;
+    private List<NodeSpec> specs(RedisBinary binary, Path root, int nodes) {
+      List<String> extraArgs = options.extraArgs();
+      Duration timeout = options.startTimeout();
       List<NodeSpec> specs = new ArrayList<>();
       for (int i = 0; i < nodes; i++) {
         Path dataDir = NodeDirs.createChild(root, "node-" + i);
         specs.add(new NodeSpec(i, binary, dataDir, extraArgs, timeout, ports));
       }
       return specs;
-    }
-
-    private List<Persistence> modes() {
-      Persistence fallback = persistence == null ? Persistence.NONE : persistence;
-      List<Persistence> modes = new ArrayList<>();
-      for (int i = 0; i < nodes; i++) {
-        modes.add(perNode.getOrDefault(i, fallback));
-      }
-      return modes;
-    }
-
-    private static void requireUnset(boolean unset, String what, Object current) {
-      if (!unset) {
-        throw new IllegalStateException(what + " was already set to " + current);
-      }
     }
   }
 }
