@@ -22,7 +22,7 @@ public final class BenchMain {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     // The benchmark's nodes run without persistence on purpose (fsync would measure the disk);
     // redlock-core's start-up warning about that would only clutter the progress lines.
-    System.setProperty("org.slf4j.simpleLogger.log.io.fencedlock.redlock.internal.DefaultRedlock", "error");
+    System.setProperty("org.slf4j.simpleLogger.log.io.fencedlock.redlock.DefaultRedlock", "error");
     BenchOptions options;
     try {
       options = BenchOptions.parse(Arrays.asList(args), defaultOut());

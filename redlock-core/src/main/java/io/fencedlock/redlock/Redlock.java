@@ -1,6 +1,8 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.redlock.internal.DefaultRedlock;
+import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
+import io.fencedlock.redlock.spi.Environment;
+import io.fencedlock.redlock.spi.NodeDriver;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -83,7 +85,22 @@ public interface Redlock extends AutoCloseable {
    *     flag is kept); whenever this method throws, it has closed everything it opened
    */
   static Redlock create(RedlockConfig config) {
-    return DefaultRedlock.create(config);
+    return create(config, LettuceNodeDriver.open(config), Environment.system());
+  }
+
+  /**
+   * Creates a client that runs this library's algorithm over another node driver and
+   * environment: simulated nodes and time, say, or the Lettuce driver with non-default options.
+   * The client owns both: closing it closes the driver and shuts the environment's scheduler
+   * down, and so does a failure here. {@code config.nodes()} names the driver's nodes (it must
+   * have as many); the config's timeouts are the ones the driver should apply.
+   *
+   * @throws IllegalArgumentException if the driver's node count differs from the configuration's,
+   *     or two nodes report the same server
+   * @throws RedlockException if the calling thread is interrupted meanwhile (the flag is kept)
+   */
+  static Redlock create(RedlockConfig config, NodeDriver driver, Environment environment) {
+    return DefaultRedlock.create(config, driver, environment);
   }
 
   /**
@@ -147,4 +164,10 @@ public interface Redlock extends AutoCloseable {
    */
   @Override
   void close();
+
+  /**
+   * Closes like {@link #close()}, without blocking the caller: the stage completes once
+   * everything is closed. Idempotent; every call returns a stage of the same closing.
+   */
+  CompletionStage<Void> closeAsync();
 }

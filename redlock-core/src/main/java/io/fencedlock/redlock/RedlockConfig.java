@@ -1,6 +1,5 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.redlock.internal.KeySpace;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +54,6 @@ public final class RedlockConfig {
   private final Duration maxLeaseTtl;
   private final String keyPrefix;
   private final boolean fencing;
-  private final boolean nodeInitCheck;
   private final boolean tokenPrediction;
   private final int maxLocalHandoffs;
   private final Ticker ticker;
@@ -71,7 +69,6 @@ public final class RedlockConfig {
     this.maxLeaseTtl = b.maxLeaseTtl;
     this.keyPrefix = b.keyPrefix;
     this.fencing = b.fencing;
-    this.nodeInitCheck = b.nodeInitCheck;
     this.tokenPrediction = b.tokenPrediction;
     this.maxLocalHandoffs = b.maxLocalHandoffs;
     this.ticker = b.ticker;
@@ -129,11 +126,6 @@ public final class RedlockConfig {
     return fencing;
   }
 
-  /** Whether nodes without an initialization marker are excluded (always true in production). */
-  public boolean nodeInitCheck() {
-    return nodeInitCheck;
-  }
-
   /** Whether a fenced acquire proposes its token in phase 1 when it can predict it. */
   public boolean tokenPrediction() {
     return tokenPrediction;
@@ -160,7 +152,6 @@ public final class RedlockConfig {
     private Duration maxLeaseTtl = DEFAULT_MAX_LEASE_TTL;
     private String keyPrefix = "";
     private boolean fencing = true;
-    private boolean nodeInitCheck = true;
     private boolean tokenPrediction = true;
     private int maxLocalHandoffs = DEFAULT_MAX_LOCAL_HANDOFFS;
     private Ticker ticker = Ticker.system();
@@ -327,17 +318,6 @@ public final class RedlockConfig {
     public Builder fencing(boolean enabled) {
       once("fencing");
       this.fencing = enabled;
-      return this;
-    }
-
-    /**
-     * Whether a node without an initialization marker (one that restarted without its data)
-     * is excluded. On by default. Turning it off breaks token monotonicity after such a
-     * restart; it exists only so experiments can show that the check matters.
-     */
-    public Builder nodeInitCheck(boolean enabled) {
-      once("nodeInitCheck");
-      this.nodeInitCheck = enabled;
       return this;
     }
 

@@ -3,6 +3,8 @@ package io.fencedlock.redlock;
 import io.fencedlock.testkit.support.Timing;
 import static org.awaitility.Awaitility.await;
 
+import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
+import io.fencedlock.redlock.spi.Environment;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import java.time.Duration;
@@ -31,6 +33,25 @@ final class Cluster {
         .retryJitter(Duration.ofMillis(20));
   }
 
+  /**
+   * A client whose acquires no longer refuse on nodes without their marker: only for the
+   * negative controls that show what the check prevents.
+   */
+  static Redlock withoutMarkerCheckUnsafe(RedlockConfig config) {
+    return Redlock.create(config,
+        LettuceNodeDriver.open(config, LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe()),
+        Environment.system());
+  }
+
+  /** The text of one of the library's Lua scripts, as the nodes run it. */
+  static String luaSource(String file) {
+    try (java.io.InputStream in = Cluster.class.getResourceAsStream("/io/fencedlock/redlock/lua/" + file)) {
+      return new String(java.util.Objects.requireNonNull(in, file).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** Resumes paused nodes and restarts killed ones, so each test starts with all nodes up. */
   static void heal(RedisNodes nodes) {
     for (RedisNode node : nodes) {
@@ -49,6 +70,11 @@ final class Cluster {
         .filter(RedisNode::isRunning)
         .filter(n -> Long.valueOf(1).equals(n.command("EXISTS", key)))
         .count();
+  }
+
+  /** 1 if {@code node} holds {@code key}, else 0. */
+  static long holding(RedisNode node, String key) {
+    return (Long) node.command("EXISTS", key);
   }
 
   /** How many nodes store {@code value} under {@code key}. */
@@ -77,7 +103,8 @@ final class Cluster {
     return nodes.nodes().stream().mapToLong(node -> commandCalls(node, command)).sum();
   }
 
-  private static long commandCalls(RedisNode node, String command) {
+  /** How many times one node has run {@code command} (lower case) since it started. */
+  static long commandCalls(RedisNode node, String command) {
     Matcher m = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher((String) node.command("INFO", "commandstats"));
     return m.find() ? Long.parseLong(m.group(1)) : 0;
   }

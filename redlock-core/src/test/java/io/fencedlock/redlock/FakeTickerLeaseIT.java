@@ -2,8 +2,12 @@ package io.fencedlock.redlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
+import java.util.concurrent.CompletableFuture;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,35 +54,28 @@ final class FakeTickerLeaseIT {
   }
 
   @Test
-  void acquire_tickerJumpsPastTtlDuringAcquire_failsAndCleansUp() {
-    JumpingTicker ticker = new JumpingTicker(Duration.ofSeconds(11));
-    try (Redlock redlock = Redlock.create(Cluster.config(nodes).ticker(ticker).build())) {
-      ticker.armed = true;
+  void acquire_tickerJumpsPastTtlWhileTheNodesHoldTheRequest_failsAndCleansUp() {
+    FakeTicker ticker = new FakeTicker();
+    // A node timeout far longer than this test, so that the paused nodes are waited for.
+    try (Redlock redlock = Redlock.create(RedlockConfig.builder().nodes(nodes.uris()).ticker(ticker)
+        .nodeTimeout(Duration.ofMinutes(1)).connectTimeout(Timing.AWAIT).build())) {
+      nodes.forEach(RedisNode::pause);
+      CompletableFuture<Lease> acquiring = redlock.acquireAsync("ticker:late", TTL, Duration.ZERO).toCompletableFuture();
 
-      assertThatThrownBy(() -> redlock.acquire("ticker:late", TTL, Duration.ZERO))
-          .isInstanceOf(LockAcquisitionException.class)
-          .hasMessageContaining("longer than the lease's validity");
-      assertThat(Cluster.holding(nodes, "ticker:late")).isZero();
-    }
-  }
+      ticker.advance(Duration.ofSeconds(11)); // past the TTL, while the lock step is on its way
+      nodes.forEach(RedisNode::resume);
 
-  /** Jumps forward once, between the attempt's start reading and its validity check. */
-  private static final class JumpingTicker implements Ticker {
-    private final FakeTicker base = new FakeTicker();
-    private final Duration jump;
-    volatile boolean armed;
-    private int readingsWhileArmed;
-
-    JumpingTicker(Duration jump) {
-      this.jump = jump;
-    }
-
-    @Override
-    public synchronized long read() {
-      if (armed && ++readingsWhileArmed == 3) { // 1: wait deadline, 2: attempt start, 3: finish
-        base.advance(jump);
-      }
-      return base.read();
+      assertThat(acquiring).failsWithin(Timing.AWAIT)
+          .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+          .withCauseInstanceOf(LockAcquisitionException.class)
+          .withMessageContaining("longer than the lease's validity");
+      await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes, "ticker:late") == 0);
+    } finally {
+      nodes.forEach(node -> {
+        if (node.isPaused()) {
+          node.resume();
+        }
+      });
     }
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fencedlock.redlock.internal.LuaScript;
 import io.fencedlock.testkit.Persistence;
 import io.fencedlock.testkit.RedisNodes;
 import java.io.IOException;
@@ -144,7 +143,7 @@ final class FaultToleranceIT {
       // The node knows the release script but not the acquire script (as after a restart in
       // which only releases had run yet), so only the acquire needs the EVAL fallback.
       nodes.node(0).command("SCRIPT", "FLUSH");
-      nodes.node(0).command("SCRIPT", "LOAD", LuaScript.RELEASE.source());
+      nodes.node(0).command("SCRIPT", "LOAD", Cluster.luaSource("release.lua"));
       nodes.node(0).pause();
       nodes.node(1).kill();
       nodes.node(2).kill();

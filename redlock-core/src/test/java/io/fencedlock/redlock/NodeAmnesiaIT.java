@@ -90,10 +90,10 @@ final class NodeAmnesiaIT {
   void restartWithoutData_checkSwitchedOff_tokensGoBackwards() {
     // The negative control: it shows what the marker check prevents.
     try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
-        Redlock unsafe = Redlock.create(Cluster.config(nodes).nodeInitCheck(false).build());
+        Redlock unsafe = Cluster.withoutMarkerCheckUnsafe(Cluster.config(nodes).build());
         // Another process: it has not seen this resource's tokens, so it cannot predict one (a
         // prediction from the client above would happen to land above the lost counters).
-        Redlock otherUnsafe = Redlock.create(Cluster.config(nodes).nodeInitCheck(false).build())) {
+        Redlock otherUnsafe = Cluster.withoutMarkerCheckUnsafe(Cluster.config(nodes).build())) {
       long before = 0;
       for (int i = 0; i < 5; i++) {
         try (Lease lease = unsafe.acquire("amnesia:control", TTL, LockTiming.RETRY_WAIT)) {

@@ -20,7 +20,6 @@ final class RedlockConfigTest {
     assertThat(config.quorum()).isEqualTo(3);
     assertThat(config.keyPrefix()).isEmpty();
     assertThat(config.fencing()).isTrue();
-    assertThat(config.nodeInitCheck()).isTrue();
     assertThat(config.tokenPrediction()).isTrue();
     assertThat(config.maxLocalHandoffs()).isEqualTo(RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS);
     assertThat(config.driftFactor()).isEqualTo(0.01);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fencedlock.redlock.internal.LuaScript;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import java.time.Duration;
@@ -212,20 +211,6 @@ final class RedlockIT {
       assertThat(lease.extend(TTL)).isTrue();
     }
     Cluster.awaitNoKey(nodes, resource);
-  }
-
-  @Test
-  void create_loadsEveryScriptIntoEveryNode() {
-    nodes.forEach(n -> n.command("SCRIPT", "FLUSH"));
-
-    try (Redlock fresh = Redlock.create(Cluster.config(nodes).build())) {
-      for (RedisNode node : nodes) {
-        for (LuaScript script : LuaScript.ALL) {
-          assertThat(((List<?>) node.command("SCRIPT", "EXISTS", script.sha1())).get(0))
-              .as("%s known to %s", script.name(), node).isEqualTo(1L);
-        }
-      }
-    }
   }
 
   @Test

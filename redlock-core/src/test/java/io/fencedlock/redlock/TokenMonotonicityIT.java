@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,7 +63,12 @@ final class TokenMonotonicityIT {
           return null;
         }));
       }
-      Future<Integer> crashes = pool.submit(() -> crashMinority(nodes, done));
+      // The faults are drawn from a logged seed: -Dfencedlock.seed=N draws the same ones again
+      // (the interleaving of the threads is the machine's, and differs from run to run).
+      long seed = Long.getLong("fencedlock.seed", System.nanoTime());
+      System.out.printf("TokenMonotonicityIT: seed %d (replay the faults with -Dfencedlock.seed=%d)%n", seed, seed);
+      Random random = new Random(seed);
+      Future<Integer> crashes = pool.submit(() -> crashMinority(nodes, done, random));
       for (Future<?> worker : workers) {
         worker.get(Timing.scaled(Duration.ofMinutes(3)).toMillis(), TimeUnit.MILLISECONDS);
       }
@@ -90,17 +95,17 @@ final class TokenMonotonicityIT {
   }
 
   /** Kills one or two of nodes 0 and 1 and restarts them, until told to stop. */
-  private static int crashMinority(RedisNodes nodes, AtomicBoolean done) throws InterruptedException {
+  private static int crashMinority(RedisNodes nodes, AtomicBoolean done, Random random) throws InterruptedException {
     int crashes = 0;
     while (!done.get()) {
-      boolean both = ThreadLocalRandom.current().nextBoolean();
+      boolean both = random.nextBoolean();
       nodes.node(0).kill();
       if (both) {
         nodes.node(1).kill();
       }
       crashes++;
       // Let some acquisitions run against the degraded cluster before healing it.
-      Thread.sleep(ThreadLocalRandom.current().nextInt(20, 120)); // fault duration, not a sync
+      Thread.sleep(random.nextInt(20, 120)); // fault duration, not a sync
       nodes.node(0).restart();
       if (both) {
         nodes.node(1).restart();

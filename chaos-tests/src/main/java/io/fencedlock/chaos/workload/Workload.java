@@ -11,6 +11,8 @@ import io.fencedlock.chaos.history.Op;
 import io.fencedlock.chaos.history.OpType;
 import io.fencedlock.chaos.nemesis.ClientPauses;
 import io.fencedlock.redlock.Redlock;
+import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
+import io.fencedlock.redlock.spi.Environment;
 import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.storage.StoredObject;
 import java.time.Duration;
@@ -54,10 +56,15 @@ public final class Workload implements AutoCloseable {
           .maxLeaseTtl(spec.maxLeaseTtl())
           .retryDelay(Duration.ofMillis(50))
           .retryJitter(Duration.ofMillis(50))
-          .nodeInitCheck(spec.nodeInitCheck())
           .tokenPrediction(spec.tokenPrediction())
           .build();
-      Redlock redlock = Redlock.create(config);
+      // The marker check is switched off only for the negative control, through the driver:
+      // the public configuration has no such switch.
+      Redlock redlock = spec.nodeInitCheck()
+          ? Redlock.create(config)
+          : Redlock.create(config,
+              LettuceNodeDriver.open(config, LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe()),
+              Environment.system());
       lockClients.add(new LockClient(redlock, cluster.storage().client(), canary, spec.resource(), spec.ttl(), spec.maxWait()));
       warmUp(redlock);
     }

@@ -1,0 +1,262 @@
+package io.fencedlock.redlock;
+
+import io.fencedlock.redlock.spi.LockReply;
+import io.fencedlock.redlock.spi.LockRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One attempt to acquire a lease: phase 1 (lock and read the fence counters), phase 2 (write
+ * the token back where the lock is still ours), then the validity check. Any failure releases
+ * the lock on every node before the attempt reports it. Thread-safe.
+ *
+ * <p>When this client has seen the resource's counter before ({@link TokenHints}), phase 1
+ * also proposes the next token, and each node writes it if it is above the node's counter.
+ * If a quorum of the granting nodes wrote it, that token is the lease's and phase 2 is
+ * skipped: the same write phase 2 would make, made in the same critical section as the read,
+ * so one round trip instead of two (docs/analysis.md, section 3).
+ *
+ * <p>An attempt started by a {@link Handoff} deletes the predecessor's key in its lock step on
+ * each node: acquire.lua with one more argument when fenced, handoff.lua instead of {@code SET
+ * NX PX} when not.
+ */
+final class AcquireAttempt {
+
+  /** The result of one attempt. */
+  sealed interface Result permits Acquired, Failed {}
+
+  record Acquired(DefaultLease lease) implements Result {}
+
+  /**
+   * @param splitVote whether the lock step lost to rivals that split the nodes with it, so the
+   *     lock is likely free already ({@link SplitVote})
+   * @param startedAt when the attempt started, on the configured ticker
+   */
+  record Failed(String reason, List<NodeReply> replies, boolean splitVote, long startedAt) implements Result {}
+
+  /** Tokens must stay exact in Lua, whose numbers are doubles. */
+  static final long MAX_TOKEN = (1L << 53) - 1;
+
+  private final LockContext ctx;
+  private final String resource;
+  private final Duration ttl;
+  private final String lockKey;
+  private final String fenceKey;
+  private final String owner;
+  private final long start;
+  /** The local handoff that started this attempt, or null for an attempt of its own. */
+  private final @Nullable Handoff handoff;
+  /** Whether phase 1 runs a script (whose refusals prove that nothing was locked). */
+  private final boolean scripted;
+  /** The token phase 1 proposes, or 0 for none. */
+  private final long predicted;
+  /** Per node, 1 once its phase-1 reply said it wrote {@link #predicted}. */
+  private final AtomicIntegerArray wrotePrediction;
+  /** Per node, the owner id its phase-1 refusal named (scripts name it; SET NX cannot). */
+  private final AtomicReferenceArray<String> holders;
+  /** Per node, completes once its phase-1 request has been answered or has timed out. */
+  private List<CompletableFuture<NodeReply>> phase1Settled = List.of();
+
+  private AcquireAttempt(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
+    this.ctx = ctx;
+    this.handoff = handoff;
+    this.scripted = ctx.config().fencing() || handoff != null;
+    this.resource = resource;
+    this.ttl = ttl;
+    this.lockKey = ctx.keys().lockKey(resource);
+    this.fenceKey = ctx.config().fencing() ? ctx.keys().fenceKey(resource) : ""; // unused unfenced
+    this.owner = ctx.env().ids().get();
+    this.start = ctx.ticker().read();
+    long guess = ctx.config().fencing() && ctx.config().tokenPrediction() ? ctx.hints().predict(resource) : 0;
+    this.predicted = guess <= MAX_TOKEN ? guess : 0;
+    this.wrotePrediction = new AtomicIntegerArray(ctx.nodes().size());
+    this.holders = new AtomicReferenceArray<>(ctx.nodes().size());
+  }
+
+  /**
+   * Runs one attempt, as the successor in {@code handoff} if not null, and passes its result
+   * to {@code handler} (the failure is a bug: attempts report failures as {@link Failed}).
+   * {@link io.fencedlock.redlock.Redlock#close} waits until the handler has run, so whatever
+   * the handler starts before it returns (the release of a lease nobody wants any more) is
+   * waited for too. A handoff's {@link Handoff#predecessorReleased} completes after the
+   * handler, so the new holder's thread is woken before the predecessor's.
+   */
+  static void run(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff,
+      BiConsumer<? super Result, ? super Throwable> handler) {
+    CompletableFuture<Void> handled = new CompletableFuture<>();
+    ctx.nodes().awaitOnClose(handled); // before sending, so a close() from now on waits for it
+    CompletableFuture<Result> attempt;
+    try {
+      attempt = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
+    } catch (RuntimeException | Error bug) {
+      attempt = CompletableFuture.failedFuture(bug); // never expected; nothing may wait for it forever
+    }
+    attempt.whenComplete((result, bug) -> {
+      try {
+        ctx.nodes().runFinishing(handled, () -> handler.accept(result, bug));
+      } finally {
+        handled.complete(null);
+        if (handoff != null) {
+          handoff.predecessorReleased().complete(null);
+        }
+      }
+    });
+  }
+
+  private CompletableFuture<Result> phase1(boolean mayInitialize) {
+    Nodes nodes = ctx.nodes();
+    boolean fenced = ctx.config().fencing();
+    LockRequest request = new LockRequest(lockKey, fenced ? fenceKey : null, owner, ttl.toMillis(), predicted,
+        handoff == null ? null : handoff.predecessorOwner());
+    List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), i -> lockStep(i, request));
+    phase1Settled = calls;
+    if (fenced) {
+      calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
+    }
+    return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
+        .thenCompose(
+            round -> {
+              if (fenced) {
+                learnCounters(round.replies());
+              }
+              if (!round.reached()) {
+                return failLockStep(round.replies())
+                    .thenCompose(failed -> mayInitialize && fenced ? retryIfNew(calls, failed) : done(failed));
+              }
+              if (!fenced) {
+                return finish(-1, round.replies());
+              }
+              return predictionWritten(round) ? finish(predicted, round.replies()) : phase2(round);
+            });
+  }
+
+  /** A brand-new deployment answers UNINITIALIZED everywhere: initialize it and try once more. */
+  private CompletableFuture<Result> retryIfNew(List<CompletableFuture<NodeReply>> calls, Result failed) {
+    return ctx.membership()
+        .initializeIfAllNew(calls)
+        .thenCompose(initialized -> initialized ? phase1(false) : done(failed));
+  }
+
+  /** Whether every granting node of the (quorum-sized) grant set wrote the predicted token. */
+  private boolean predictionWritten(QuorumRound.Result round) {
+    List<NodeReply> granted = round.granted();
+    return predicted > 0
+        && granted.size() >= ctx.nodes().quorum()
+        && granted.stream().allMatch(reply -> wrotePrediction.get(reply.node()) == 1);
+  }
+
+  private void learnCounters(List<NodeReply> replies) {
+    replies.stream().mapToLong(NodeReply::value).max().ifPresent(max -> ctx.hints().observe(resource, max));
+  }
+
+  private CompletableFuture<Result> phase2(QuorumRound.Result round1) {
+    List<NodeReply> granted = round1.granted();
+    long token = 1 + granted.stream().mapToLong(NodeReply::value).max().orElseThrow();
+    if (token > MAX_TOKEN) {
+      return fail("fence counter reached 2^53; tokens can no longer be issued", round1.replies());
+    }
+    List<Integer> targets = granted.stream().map(NodeReply::node).toList();
+    List<CompletableFuture<NodeReply>> calls =
+        ctx.nodes().fanOut(targets, i -> writeBack(i, token));
+    return QuorumRound.decide(targets, calls, ctx.nodes().quorum())
+        .thenCompose(
+            round2 -> {
+              List<NodeReply> replies = merge(round1.replies(), round2.replies());
+              return round2.reached()
+                  ? finish(token, replies)
+                  : fail("no quorum confirmed the fencing token", replies);
+            });
+  }
+
+  private CompletableFuture<Result> finish(long token, List<NodeReply> replies) {
+    long deadline = Validity.deadline(start, ttl, ctx.config().driftFactor());
+    if (ctx.ticker().read() - deadline >= 0) {
+      return fail("acquiring took longer than the lease's validity", replies);
+    }
+    if (token > 0) {
+      ctx.hints().observe(resource, token);
+    }
+    return done(new Acquired(new DefaultLease(ctx, resource, owner, token, deadline, phase1Settled,
+        handoff == null ? 0 : handoff.inARow())));
+  }
+
+  /**
+   * Releases everywhere; each node's release waits until its phase-1 request has settled, so
+   * that no release reaches a node ahead of the SET it must undo. Settling takes at most one
+   * node timeout.
+   */
+  private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
+    return undo().thenApply(undone -> new Failed(reason, replies, false, start));
+  }
+
+  /** The same for a lock step without a quorum, telling whether it lost to a split vote. */
+  private CompletableFuture<Result> failLockStep(List<NodeReply> replies) {
+    // After the undo every phase-1 request has settled, so the split is judged on all replies.
+    return undo().thenApply(undone -> new Failed("no quorum granted the lock", replies, splitVote(), start));
+  }
+
+  private CompletableFuture<Void> undo() {
+    return ctx.nodes().undoEverywhere(lockKey, owner, phase1Settled, scripted, handoff != null);
+  }
+
+  private boolean splitVote() {
+    List<NodeReply> settled = new ArrayList<>();
+    List<String> named = new ArrayList<>();
+    for (int node = 0; node < phase1Settled.size(); node++) {
+      settled.add(phase1Settled.get(node).getNow(NodeReply.pending(node)));
+      named.add(holders.get(node));
+    }
+    return SplitVote.isSplit(settled, named, ctx.nodes().quorum());
+  }
+
+  private static CompletableFuture<Result> done(Result result) {
+    return CompletableFuture.completedFuture(result);
+  }
+
+  private CompletableFuture<NodeReply> lockStep(int node, LockRequest request) {
+    return ctx.nodes().call(node, d -> d.lock(node, request), reply -> phase1Reply(node, reply));
+  }
+
+  /** Classifies a lock-step reply; granted and refused replies carry the counter. */
+  private NodeReply phase1Reply(int node, LockReply reply) {
+    if (reply instanceof LockReply.Granted granted) {
+      if (granted.wroteToken()) {
+        wrotePrediction.set(node, 1);
+      }
+      return NodeReply.granted(node, granted.counter());
+    }
+    if (reply instanceof LockReply.Refused refused) {
+      if (refused.holder() != null) {
+        holders.set(node, refused.holder());
+      }
+      return new NodeReply(node, NodeStatus.REFUSED, refused.counter(),
+          refused.pttlMillis() < 0 ? "held by another owner" : "held by another owner for " + refused.pttlMillis() + " ms",
+          null);
+    }
+    return NodeReply.of(node, NodeStatus.UNINITIALIZED, "no initialization marker: restarted without its data");
+  }
+
+  private CompletableFuture<NodeReply> writeBack(int node, long token) {
+    return ctx.nodes().call(
+        node,
+        d -> d.writeToken(node, lockKey, fenceKey, owner, token),
+        ok -> ok ? NodeReply.granted(node, token) : NodeReply.of(node, NodeStatus.REFUSED, "lock expired before the token was written"));
+  }
+
+  /** Phase-1 replies with phase-2 replies laid over them where phase 2 did not succeed. */
+  private static List<NodeReply> merge(List<NodeReply> phase1, List<NodeReply> phase2) {
+    List<NodeReply> merged = new ArrayList<>(phase1);
+    for (NodeReply second : phase2) {
+      if (!second.isGranted()) {
+        merged.replaceAll(first -> first.node() == second.node() ? second : first);
+      }
+    }
+    return merged;
+  }
+}

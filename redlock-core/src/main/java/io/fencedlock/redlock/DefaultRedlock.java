@@ -1,0 +1,235 @@
+package io.fencedlock.redlock;
+
+import io.fencedlock.redlock.spi.Environment;
+import io.fencedlock.redlock.spi.NodeDriver;
+import io.fencedlock.redlock.spi.Scheduler;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The {@link Redlock} implementation: argument checks, retries, and resource ownership. */
+final class DefaultRedlock implements Redlock {
+  private static final Logger log = LoggerFactory.getLogger(DefaultRedlock.class);
+  /** What closing may take beyond its wait for work in flight: closing the connections. */
+  private static final long CLOSE_MARGIN_NANOS = TimeUnit.SECONDS.toNanos(5);
+  /** The longest maxWait accepted: far beyond any sensible wait, far from overflowing the ticker's arithmetic. */
+  static final Duration MAX_WAIT = Duration.ofDays(365);
+
+  private final RedlockConfig config;
+  private final LockContext ctx;
+  private final Scheduler timers;
+  private final ReleaseWaiters releases;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  /** The futures of calls that have not completed yet, with their resource; {@link #close()} fails them. */
+  private final Map<CompletableFuture<?>, String> pending = new ConcurrentHashMap<>();
+  /** Completes once {@link #closeAsync()} has finished closing. */
+  private final CompletableFuture<Void> closedDown = new CompletableFuture<>();
+
+  private DefaultRedlock(RedlockConfig config, LockContext ctx) {
+    this.config = config;
+    this.ctx = ctx;
+    this.timers = ctx.env().scheduler();
+    this.releases = ctx.releases();
+  }
+
+  /**
+   * See {@link Redlock#create(RedlockConfig, NodeDriver, Environment)}. Closes the driver and
+   * the environment's scheduler if it fails, or if the calling thread is interrupted while it
+   * waits for the nodes.
+   */
+  static DefaultRedlock create(RedlockConfig config, NodeDriver driver, Environment env) {
+    if (driver.size() != config.nodes().size()) {
+      closeQuietly(driver, env);
+      throw new IllegalArgumentException("the driver has " + driver.size() + " nodes, the configuration "
+          + config.nodes().size());
+    }
+    Nodes nodes = new Nodes(driver, config);
+    try {
+      driver.connect(config.connectTimeout());
+      Optional<String> sameServer = awaitQuietly(SameServerCheck.duplicates(nodes), config.connectTimeout(),
+          Optional.empty());
+      if (sameServer.isPresent()) {
+        throw new IllegalArgumentException("nodes: " + sameServer.get() + "; one server must not count twice");
+      }
+      awaitQuietly(driver.settingsWarnings().thenAccept(warnings -> warnings.forEach(log::warn)),
+          config.connectTimeout(), null);
+      NodeMembership membership = new NodeMembership(nodes, config, env.wallClockMillis(), env.ids());
+      if (config.fencing()) {
+        CompletableFuture<Boolean> initialized = membership.initializeIfNew();
+        nodes.awaitOnClose(initialized); // a create() that fails meanwhile lets the marker writes finish
+        awaitQuietly(initialized, config.connectTimeout(), false);
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        throw new RedlockException("interrupted while connecting to the nodes");
+      }
+      LockContext ctx = new LockContext(config, env, nodes, new KeySpace(config.keyPrefix()), membership,
+          new TokenHints(TokenHints.DEFAULT_CAPACITY), new ReleaseWaiters(nodes, driver.releases()));
+      log.info("Redlock over {} nodes (quorum {}), fencing {}", config.nodes().size(), config.quorum(),
+          config.fencing() ? "on" : "off");
+      return new DefaultRedlock(config, ctx);
+    } catch (RuntimeException | Error e) {
+      boolean interrupted = Thread.interrupted(); // so that closing can wait for what it must
+      try {
+        Futures.await(nodes.closeAsync(env.scheduler()), Nodes.callBoundNanos(config));
+      } catch (RuntimeException | Error closing) {
+        e.addSuppressed(closing);
+      } finally {
+        closeQuietly(driver, env);
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(NodeDriver driver, Environment env) {
+    env.scheduler().shutdown();
+    driver.close();
+  }
+
+  /**
+   * Waits for a start-up check, returning {@code otherwise} if it did not finish in time; an
+   * interrupt ends the wait and stays set for the caller to see.
+   */
+  private static <T> T awaitQuietly(CompletableFuture<T> future, Duration timeout, T otherwise) {
+    try {
+      return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // A start-up check (same servers, settings audit, new-deployment probe) did not finish:
+      // the nodes that did not answer are reported by acquires, and nothing is initialized
+      // without them.
+      log.debug("a start-up check did not complete", e);
+    }
+    return otherwise;
+  }
+
+  @Override
+  public RedlockConfig config() {
+    return config;
+  }
+
+  @Override
+  public Optional<Lease> tryAcquire(String resource, Duration ttl) {
+    Futures.checkNotInterrupted();
+    return Futures.await(tryAcquireAsync(resource, ttl), ctx.callBoundNanos(),
+        lease -> lease.ifPresent(Lease::releaseAsync));
+  }
+
+  /**
+   * The stage is the attempt's own future, not a copy: a caller that cancels (or otherwise
+   * completes) it abandons the attempt, and a lease the attempt still gains is released.
+   */
+  @Override
+  public CompletionStage<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl) {
+    checkArguments(resource, ttl, Duration.ZERO);
+    CompletableFuture<Optional<Lease>> result = track(resource, new CompletableFuture<>());
+    AcquireAttempt.run(ctx, resource, ttl, null, (outcome, bug) -> {
+      if (bug != null) {
+        result.completeExceptionally(bug);
+      } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
+        if (!result.complete(Optional.of(acquired.lease()))) {
+          acquired.lease().releaseAsync(); // the caller gave up meanwhile, or the client closed
+        }
+      } else {
+        result.complete(Optional.empty());
+      }
+    });
+    return result;
+  }
+
+  @Override
+  public Lease acquire(String resource, Duration ttl, Duration maxWait) {
+    Futures.checkNotInterrupted();
+    return Futures.await(start(resource, ttl, maxWait), maxWait.toNanos() + ctx.callBoundNanos(), Lease::releaseAsync);
+  }
+
+  /** The stage is the acquire's own future: cancelling it abandons the acquire (see {@link #tryAcquireAsync}). */
+  @Override
+  public CompletionStage<Lease> acquireAsync(String resource, Duration ttl, Duration maxWait) {
+    return start(resource, ttl, maxWait);
+  }
+
+  private CompletableFuture<Lease> start(String resource, Duration ttl, Duration maxWait) {
+    checkArguments(resource, ttl, maxWait);
+    WaitingAcquire acquire = new WaitingAcquire(ctx, releases, timers, closed::get,
+        (attempts, failed) -> failure(resource, attempts, failed), resource, ttl, maxWait);
+    return track(resource, acquire.start());
+  }
+
+  /**
+   * Registers a call's future so that {@link #close()} can fail it, and fails it at once if the
+   * client closed while it was registered (close() may have missed it).
+   */
+  private <T> CompletableFuture<T> track(String resource, CompletableFuture<T> call) {
+    pending.put(call, resource);
+    call.whenComplete((value, e) -> pending.remove(call));
+    if (closed.get()) {
+      call.completeExceptionally(closedWhileWaiting(resource));
+    }
+    return call;
+  }
+
+  private static RedlockException closedWhileWaiting(String resource) {
+    return new RedlockException("the acquire of '" + resource + "' was abandoned: its Redlock was closed");
+  }
+
+  private LockAcquisitionException failure(String resource, int attempts, AcquireAttempt.Failed failed) {
+    LockAcquisitionException e = new LockAcquisitionException(
+        resource, attempts, failed.reason(), ctx.nodes().outcomes(failed.replies()));
+    failed.replies().stream().map(NodeReply::error).filter(java.util.Objects::nonNull).forEach(e::addSuppressed);
+    return e;
+  }
+
+  private void checkArguments(String resource, Duration ttl, Duration maxWait) {
+    if (closed.get()) {
+      throw new IllegalStateException("this Redlock is closed");
+    }
+    if (resource == null || resource.isBlank()) {
+      throw new IllegalArgumentException("resource must not be null or blank");
+    }
+    ctx.keys().checkResource("resource", resource);
+    Validity.checkTtl("ttl", ttl, config.driftFactor(), config.maxLeaseTtl());
+    if (maxWait == null || maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
+      throw new IllegalArgumentException("maxWait must be between 0 and " + MAX_WAIT.toDays() + " days: " + maxWait);
+    }
+  }
+
+  /**
+   * Fails every pending call, then waits for the releases and attempts in flight (a lease such
+   * an attempt gains is released), then closes the driver and the scheduler. Called on one of
+   * this client's own threads (from a callback), it cannot wait for that thread: it fails the
+   * pending calls at once and finishes closing in the background.
+   */
+  @Override
+  public void close() {
+    CompletableFuture<Void> closing = closeAsync().toCompletableFuture();
+    if (!ctx.nodes().driver().isDriverThread() && !timers.isSchedulerThread()) {
+      Futures.await(closing, Nodes.callBoundNanos(config) + CLOSE_MARGIN_NANOS);
+    }
+  }
+
+  @Override
+  public CompletionStage<Void> closeAsync() {
+    if (closed.compareAndSet(false, true)) {
+      releases.stopHandoffs();
+      pending.forEach((call, resource) -> call.completeExceptionally(closedWhileWaiting(resource)));
+      ctx.nodes().closeAsync(timers).whenComplete((ignored, failure) -> {
+        timers.shutdown();
+        closedDown.complete(null);
+      });
+    }
+    return closedDown.minimalCompletionStage();
+  }
+}

@@ -1,0 +1,279 @@
+package io.fencedlock.redlock;
+
+import io.fencedlock.redlock.spi.NodeDriver;
+import io.fencedlock.redlock.spi.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The configured Redis masters as the algorithm uses them, over a {@link NodeDriver}: fan-out,
+ * classified replies, the release-everywhere step, per-node diagnostics, and the work a
+ * closing client must wait for. Thread-safe.
+ */
+final class Nodes {
+  private static final Logger log = LoggerFactory.getLogger(Nodes.class);
+  private static final long CALL_BOUND_MARGIN_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /**
+   * Per thread, the registered work whose completion handler it is running now: a {@code
+   * close()} called from that handler must not wait for it.
+   */
+  private static final ThreadLocal<List<CompletableFuture<?>>> HANDLING = ThreadLocal.withInitial(ArrayList::new);
+
+  private final NodeDriver driver;
+  /** 0 .. size-1, the participants of a fan-out to every node. */
+  private final List<Integer> all;
+  private final Replies replies;
+  private final int quorum;
+  /** How long {@link #closeAsync} waits at most for {@link #stragglers}. */
+  private final long closeWaitNanos;
+  private volatile boolean closed;
+  /**
+   * Releases whose slower nodes have not answered yet, attempts in flight, and local handoffs;
+   * {@link #closeAsync} waits for them.
+   */
+  private final Set<CompletableFuture<?>> stragglers = ConcurrentHashMap.newKeySet();
+
+  Nodes(NodeDriver driver, RedlockConfig config) {
+    this.driver = driver;
+    this.all = IntStream.range(0, driver.size()).boxed().toList();
+    this.replies = new Replies(config.nodeTimeout());
+    this.quorum = config.quorum();
+    this.closeWaitNanos = callBoundNanos(config);
+  }
+
+  /**
+   * Longer than one attempt, extend or release can take: each waits for node timeouts only
+   * (phase 1, phase 2, the cleanup's wait for a slow node and its delete, a local handoff's
+   * attempt, the release of a lease an abandoned attempt gained), and a brand-new deployment's
+   * initialization for administrative calls bounded by the connect timeout. The sync methods
+   * use it as their safety net ({@link Futures#await}), closing as its longest wait.
+   */
+  static long callBoundNanos(RedlockConfig config) {
+    return 2 * config.connectTimeout().toNanos() + 8 * config.nodeTimeout().toNanos() + CALL_BOUND_MARGIN_NANOS;
+  }
+
+  int size() {
+    return all.size();
+  }
+
+  int quorum() {
+    return quorum;
+  }
+
+  NodeDriver driver() {
+    return driver;
+  }
+
+  String label(int node) {
+    return driver.label(node);
+  }
+
+  List<Integer> all() {
+    return all;
+  }
+
+  /** Starts one classified call per target node; the futures never fail. */
+  List<CompletableFuture<NodeReply>> fanOut(
+      List<Integer> targets, IntFunction<CompletableFuture<NodeReply>> call) {
+    @SuppressWarnings("unchecked")
+    CompletableFuture<NodeReply>[] calls = new CompletableFuture[targets.size()];
+    for (int i = 0; i < calls.length; i++) {
+      calls[i] = call.apply(targets.get(i));
+    }
+    return List.of(calls);
+  }
+
+  /**
+   * One driver call to {@code node}, classified: the future never fails (a failure or timeout
+   * becomes an ERROR or TIMED_OUT reply, a reply {@code onValue} cannot read an ERROR).
+   */
+  <T> CompletableFuture<NodeReply> call(
+      int node, Function<NodeDriver, CompletableFuture<T>> request, Function<T, NodeReply> onValue) {
+    CompletableFuture<T> sent;
+    try {
+      sent = request.apply(driver);
+    } catch (RuntimeException e) {
+      sent = CompletableFuture.failedFuture(e); // e.g. a driver already closed
+    }
+    return replies.classify(node, sent, onValue);
+  }
+
+  /**
+   * Undoes a failed acquire: compare-and-deletes {@code lockKey} on every node (see {@link
+   * #deleteEverywhere}) and completes when every node has answered or timed out, so the
+   * attempt leaves nothing behind when it reports its failure. Never fails.
+   *
+   * @param announce whether the deletes are announced on the key's {@link ReleaseChannel}.
+   *     Normally not: announced, a failed attempt's cleanup would wake the other waiters at
+   *     once, whose own cleanups would wake this one, and contending clients would retry in a
+   *     tight loop while a majority is down. An attempt that carried a local handoff announces,
+   *     since it stands in for its predecessor's release, which nobody else will announce.
+   */
+  CompletableFuture<Void> undoEverywhere(String lockKey, String owner,
+      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence, boolean announce) {
+    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, owner, announce, settledPerNode, refusalsProveAbsence);
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+  }
+
+  /**
+   * Releases a lease: compare-and-deletes {@code lockKey} on every node (see {@link
+   * #deleteEverywhere}), announcing each delete on the key's {@link ReleaseChannel}, and
+   * completes as soon as a quorum has deleted it (from then on another client can acquire),
+   * or once that has become impossible. The other deletes go on in the background, and
+   * {@link #close()} waits for them. Never fails.
+   */
+  CompletableFuture<?> releaseLease(String lockKey, String owner,
+      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
+    CompletableFuture<Void> allDone = new CompletableFuture<>();
+    awaitOnClose(allDone); // before sending, so a close() from now on waits for the deletes
+    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, owner, true, settledPerNode, refusalsProveAbsence);
+    return QuorumRound.decide(all(), calls, quorum, allDone);
+  }
+
+  /** Makes {@link #close()} wait (bounded) for {@code work} to complete. */
+  void awaitOnClose(CompletableFuture<?> work) {
+    stragglers.add(work);
+    work.whenComplete((ignored, failure) -> stragglers.remove(work));
+  }
+
+  /**
+   * Runs {@code handler}, the last step of registered {@code work}, which completes after it: a
+   * {@link #close()} the handler calls (through a caller's callback) does not wait for it.
+   */
+  void runFinishing(CompletableFuture<?> work, Runnable handler) {
+    List<CompletableFuture<?>> handling = HANDLING.get();
+    handling.add(work);
+    try {
+      handler.run();
+    } finally {
+      handling.remove(handling.size() - 1);
+    }
+  }
+
+
+  /**
+   * Sends release.lua to every node that may hold the key, including nodes that did not answer
+   * the acquire: a grant may have happened whose reply was lost. Skipped are nodes without a
+   * marker (the script refuses before it locks) and, with {@code refusalsProveAbsence}, nodes
+   * that refused: acquire.lua grants a request delivered twice instead of refusing it, so its
+   * refusal means another owner; a plain {@code SET NX} refusal does not prove that, as the
+   * first delivery of the same request may have set the key.
+   *
+   * <p>A node's delete is sent only once that node's acquire request has settled ({@code
+   * settledPerNode}, indexed by node), so it can never overtake the SET it must undo, while the
+   * other nodes need not wait for a slow one. A reply is GRANTED where a key of ours was deleted.
+   * With {@code announce}, each node that deletes publishes the owner id on the key's {@link
+   * ReleaseChannel}.
+   */
+  private List<CompletableFuture<NodeReply>> deleteEverywhere(String lockKey, String owner, boolean announce,
+      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
+    String announceOn = announce ? ReleaseChannel.of(lockKey) : null;
+    return fanOut(all(), node -> {
+      CompletableFuture<NodeReply> settled = settledPerNode.get(node);
+      if (settled.isDone()) { // the usual case: no need to chain on it
+        return releaseUnlessUnlocked(node, settled.isCompletedExceptionally() ? null : settled.join(),
+            refusalsProveAbsence, lockKey, owner, announceOn);
+      }
+      return settled
+          .handle((acquired, failure) -> acquired)
+          .thenCompose(acquired -> releaseUnlessUnlocked(node, acquired, refusalsProveAbsence, lockKey, owner, announceOn));
+    });
+  }
+
+  /** Sends a release to {@code node} unless its acquire reply (null if none) proves nothing was locked. */
+  private CompletableFuture<NodeReply> releaseUnlessUnlocked(int node, @Nullable NodeReply acquired,
+      boolean refusalsProveAbsence, String lockKey, String owner, @Nullable String announceOn) {
+    if (acquired != null && acquired.tookNothing(refusalsProveAbsence)) {
+      return CompletableFuture.completedFuture(NodeReply.of(node, NodeStatus.REFUSED, "never locked there"));
+    }
+    return call(
+        node,
+        d -> d.release(node, lockKey, owner, announceOn),
+        deleted -> deleted ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"));
+  }
+
+  /** Per-node outcomes in configuration order; nodes without a reply are PENDING. */
+  List<NodeOutcome> outcomes(List<NodeReply> known) {
+    NodeReply[] byNode = new NodeReply[size()];
+    for (NodeReply reply : known) {
+      byNode[reply.node()] = reply;
+    }
+    List<NodeOutcome> outcomes = new ArrayList<>();
+    for (int i = 0; i < byNode.length; i++) {
+      NodeReply reply = byNode[i] == null ? NodeReply.pending(i) : byNode[i];
+      outcomes.add(reply.toOutcome(driver.label(i)));
+    }
+    return outcomes;
+  }
+
+  /** Whether closing has stopped waiting for work: nothing sent from now on is waited for. */
+  boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * Waits for the registered work (each piece bounded by node timeouts; in all at most {@link
+   * #callBoundNanos}, timed on {@code timers}), then closes the driver. Never fails.
+   */
+  CompletableFuture<Void> closeAsync(Scheduler timers) {
+    CompletableFuture<Void> bound = new CompletableFuture<>();
+    try {
+      timers.schedule(() -> bound.complete(null), closeWaitNanos);
+    } catch (RejectedExecutionException e) {
+      bound.complete(null); // no timers left: wait no longer than the work that is already done
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    awaitStragglers(bound, HANDLING.get()).whenComplete((ignored, failure) -> {
+      closed = true;
+      if (driver.isDriverThread()) {
+        // The last straggler completed on one of the driver's threads, which closing the
+        // driver waits for: close it from a thread of its own.
+        Thread closer = new Thread(() -> closeDriver(done), "redlock-close");
+        closer.setDaemon(true);
+        closer.start();
+      } else {
+        closeDriver(done);
+      }
+    });
+    return done;
+  }
+
+  private void closeDriver(CompletableFuture<Void> done) {
+    try {
+      driver.close();
+    } catch (RuntimeException e) {
+      log.warn("closing the node driver failed", e);
+    } finally {
+      done.complete(null);
+    }
+  }
+
+  /**
+   * Waits for the work registered with {@link #awaitOnClose}, including work registered while
+   * waiting (a lease that an abandoned attempt gains registers its release before the attempt's
+   * own entry goes), until {@code bound} completes. {@code ownWork}, the work whose handler
+   * called close, would wait for itself, and is left out.
+   */
+  private CompletableFuture<Void> awaitStragglers(CompletableFuture<Void> bound, List<CompletableFuture<?>> ownWork) {
+    List<CompletableFuture<?>> others = new ArrayList<>(stragglers);
+    List<CompletableFuture<?>> own = List.copyOf(ownWork);
+    others.removeIf(work -> work.isDone() || own.stream().anyMatch(mine -> mine == work));
+    if (others.isEmpty() || bound.isDone()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> all = CompletableFuture.allOf(others.toArray(CompletableFuture[]::new));
+    return CompletableFuture.anyOf(all, bound).handle((ignored, failure) -> null)
+        .thenCompose(ignored -> awaitStragglers(bound, own));
+  }
+}

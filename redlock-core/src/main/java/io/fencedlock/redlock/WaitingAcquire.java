@@ -1,0 +1,199 @@
+package io.fencedlock.redlock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import io.fencedlock.redlock.spi.Scheduler;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One {@code acquire} with retries until its deadline. The first attempt goes out at once. After
+ * the first failure it subscribes to the lock's release notifications and tries again as soon as
+ * the subscription is confirmed (a release may have happened meanwhile); after every later
+ * failure it retries on whichever comes first, a release notification or the retry delay plus
+ * jitter. So a waiter is granted within a few round trips of a release instead of after half a
+ * retry delay on average, and a lost notification costs one retry delay. Between attempts, a
+ * lease of the same client that is released may instead claim it and make its next attempt
+ * carry the release ({@link Handoff}). An attempt that lost to a split vote ({@link SplitVote})
+ * retries after a short random backoff instead of the retry delay. Thread-safe: attempts run
+ * one at a time, started from timer, I/O or caller threads; each wait between two attempts is
+ * ended exactly once, by whichever of timer, notification or claim gets there first.
+ */
+final class WaitingAcquire implements ReleaseWaiters.Successor {
+  private static final int MAX_SPLIT_DOUBLINGS = 8;
+
+  private final LockContext ctx;
+  private final ReleaseWaiters waiters;
+  private final Scheduler timer;
+  private final BooleanSupplier closed;
+  /** Builds the exception for a given attempt count and last failed attempt. */
+  private final BiFunction<Integer, AcquireAttempt.Failed, RuntimeException> failure;
+  private final String resource;
+  private final Duration ttl;
+  private final long giveUpAt;
+  private final CompletableFuture<Lease> result = new CompletableFuture<>();
+  private volatile ReleaseWaiters.@Nullable Waiter waiter;
+  private volatile CompletableFuture<Void> armed = new CompletableFuture<>();
+  /** The current wait between attempts: set once it has ended; null before the first wait. */
+  private volatile @Nullable AtomicBoolean waitEnded;
+  private volatile Scheduler.@Nullable Task retryTimer;
+  private volatile int attempts;
+  /** Split votes lost in a row; each doubles the backoff window, up to {@link #MAX_SPLIT_DOUBLINGS}. */
+  private volatile int splitsInARow;
+  /** The duration of the attempt that lost the first split of the current run of them. */
+  private volatile long firstSplitAttemptNanos;
+
+  WaitingAcquire(LockContext ctx, ReleaseWaiters subscriptions, Scheduler timer,
+      BooleanSupplier closed, BiFunction<Integer, AcquireAttempt.Failed, RuntimeException> failure,
+      String resource, Duration ttl, Duration maxWait) {
+    this.ctx = ctx;
+    this.waiters = subscriptions;
+    this.timer = timer;
+    this.closed = closed;
+    this.failure = failure;
+    this.resource = resource;
+    this.ttl = ttl;
+    this.giveUpAt = ctx.ticker().read() + maxWait.toNanos();
+  }
+
+  /**
+   * Starts the first attempt; the future completes with the lease or the failure. Completed by
+   * anyone else (a caller's cancel, a closing client), it ends the acquire, and a lease an
+   * attempt still gains is released.
+   */
+  CompletableFuture<Lease> start() {
+    attempt();
+    return result;
+  }
+
+  @Override
+  public boolean claim() {
+    AtomicBoolean ended = waitEnded;
+    if (ended == null || result.isDone() || !ended.compareAndSet(false, true)) {
+      return false;
+    }
+    Scheduler.Task timer = retryTimer;
+    if (timer != null) {
+      timer.cancel(); // only tidiness: the timer would find its wait ended
+    }
+    return true;
+  }
+
+  @Override
+  public void succeed(Handoff handoff) {
+    // Runs even if the caller gave up since the claim: this attempt carries the predecessor's
+    // release, and a lease it gains is released again below (handed on or announced).
+    try {
+      run(handoff);
+    } catch (RuntimeException bug) {
+      // Never expected (attempts report failures in their future), but this acquire must not
+      // wait for an attempt that never ran; the releasing lease falls back to a release.
+      result.completeExceptionally(bug);
+      throw bug;
+    }
+  }
+
+  private void attempt() {
+    if (result.isDone()) {
+      return; // cancelled by the caller, or completed
+    }
+    run(null);
+  }
+
+  private void run(@Nullable Handoff handoff) {
+    attempts++;
+    ReleaseWaiters.Waiter w = waiter;
+    if (w != null) {
+      armed = w.arm();
+    }
+    AcquireAttempt.run(ctx, resource, ttl, handoff, (outcome, bug) -> {
+      if (bug != null) {
+        result.completeExceptionally(bug);
+      } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
+        if (!result.complete(acquired.lease())) {
+          acquired.lease().releaseAsync(); // the caller gave up meanwhile
+        }
+      } else {
+        retryOrGiveUp((AcquireAttempt.Failed) outcome);
+      }
+    });
+  }
+
+  private void retryOrGiveUp(AcquireAttempt.Failed failed) {
+    long delay;
+    if (failed.splitVote()) {
+      delay = splitBackoffNanos(failed.startedAt());
+    } else {
+      splitsInARow = 0;
+      delay = retryDelayNanos();
+    }
+    if (ctx.ticker().read() + delay - giveUpAt > 0 || closed.getAsBoolean()) { // by difference: readings may wrap
+      result.completeExceptionally(failure.apply(attempts, failed));
+      return;
+    }
+    CompletableFuture<Void> trigger;
+    if (waiter == null) {
+      ReleaseWaiters.Waiter w = waiters.register(ctx.keys().lockKey(resource), this);
+      waiter = w;
+      // Unsubscribes when this acquire ends; at once if it was cancelled while registering.
+      result.whenComplete((lease, e) -> w.close());
+      if (result.isDone()) {
+        return;
+      }
+      trigger = w.subscribed();
+    } else {
+      trigger = armed;
+    }
+    AtomicBoolean fired = new AtomicBoolean();
+    // Claimable before the timer exists: a timer due at once could otherwise run the next
+    // attempt, and that attempt's wait be overwritten here by this (already ended) one.
+    waitEnded = fired;
+    Scheduler.Task scheduled;
+    try {
+      scheduled = timer.schedule(() -> fire(fired), delay);
+      retryTimer = scheduled;
+    } catch (RejectedExecutionException e) {
+      // The Redlock was closed after the check above: give up like a closed Redlock does.
+      RuntimeException closing = failure.apply(attempts, failed);
+      closing.addSuppressed(e);
+      result.completeExceptionally(closing);
+      return;
+    }
+    // A failed subscription only means there will be no early wake-up; the timer still fires.
+    trigger.thenRun(() -> {
+      scheduled.cancel();
+      fire(fired);
+    });
+  }
+
+  private void fire(AtomicBoolean fired) {
+    if (fired.compareAndSet(false, true)) {
+      attempt();
+    }
+  }
+
+  private long retryDelayNanos() {
+    long bound = ctx.config().retryJitter().toNanos();
+    return ctx.config().retryDelay().toNanos() + (bound == 0 ? 0 : ctx.env().random().nextLong(bound));
+  }
+
+  /**
+   * After a split vote the lock is free once the rivals have cleaned up, and each of them
+   * retries too: at a random point of a window that starts at four times the duration of the
+   * attempt that lost the first split (a few round trips) and doubles with every split lost
+   * in a row, up to 2^{@value #MAX_SPLIT_DOUBLINGS} times that, so that one rival soon retries
+   * alone and takes every node. Never longer than the retry delay plus its jitter.
+   */
+  private long splitBackoffNanos(long attemptStartedAt) {
+    int splits = ++splitsInARow;
+    if (splits == 1) {
+      firstSplitAttemptNanos = Math.max(1, ctx.ticker().read() - attemptStartedAt);
+    }
+    long window = Math.min(ctx.config().retryDelay().toNanos() + ctx.config().retryJitter().toNanos(),
+        firstSplitAttemptNanos << (Math.min(splits, MAX_SPLIT_DOUBLINGS) + 1));
+    return window <= 0 ? 0 : ctx.env().random().nextLong(window);
+  }
+}

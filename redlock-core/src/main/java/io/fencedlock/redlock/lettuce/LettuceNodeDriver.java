@@ -1,0 +1,277 @@
+package io.fencedlock.redlock.lettuce;
+
+import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.spi.InitReply;
+import io.fencedlock.redlock.spi.LockReply;
+import io.fencedlock.redlock.spi.LockRequest;
+import io.fencedlock.redlock.spi.NodeDriver;
+import io.fencedlock.redlock.spi.NodeKeys;
+import io.fencedlock.redlock.spi.NodeMarks;
+import io.fencedlock.redlock.spi.ReleaseFeed;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link NodeDriver} on Lettuce: one connection per node, every request bounded by the
+ * node timeout (a {@link RequestTimer}), scripts by EVALSHA with an EVAL fallback, release
+ * announcements over pub/sub. This is where script arguments are encoded and replies parsed;
+ * the Lua scripts are in {@code src/main/resources/io/fencedlock/redlock/lua/}. Thread-safe.
+ */
+public final class LettuceNodeDriver implements NodeDriver {
+
+  /** Options of the driver that are not part of {@link RedlockConfig}. */
+  public static final class Options {
+    private boolean markerCheck = true;
+
+    private Options() {}
+
+    /** The defaults: every node's initialization marker is checked. */
+    public static Options defaults() {
+      return new Options();
+    }
+
+    /**
+     * UNSAFE, for experiments only: acquires no longer refuse on a node without its
+     * initialization marker, so a node that restarted without its data counts towards quorums
+     * at once and fencing tokens can go backwards. It exists so that experiments can show that
+     * the check matters (docs/analysis.md, sections 5 and 9).
+     */
+    public Options withoutMarkerCheckUnsafe() {
+      this.markerCheck = false;
+      return this;
+    }
+  }
+
+  private final List<NodeClient> clients;
+  private final ClientResources resources;
+  private final RequestTimer timer;
+  private final OwnThreads threads;
+  private final LettuceReleaseFeed releases;
+  private final Duration adminTimeout;
+  /** acquire.lua's ARGV[3]. */
+  private final String markerCheck;
+
+  private LettuceNodeDriver(List<NodeClient> clients, ClientResources resources, RequestTimer timer,
+      OwnThreads threads, Duration adminTimeout, boolean markerCheck) {
+    this.clients = clients;
+    this.resources = resources;
+    this.timer = timer;
+    this.threads = threads;
+    this.releases = new LettuceReleaseFeed(clients);
+    this.adminTimeout = adminTimeout;
+    this.markerCheck = markerCheck ? "1" : "0";
+  }
+
+  /** A driver for the configured nodes, with {@link Options#defaults()}. */
+  public static LettuceNodeDriver open(RedlockConfig config) {
+    return open(config, Options.defaults());
+  }
+
+  /**
+   * A driver for the configured nodes, with their node timeout for lock operations and their
+   * connect timeout for connects and administrative calls. Connects lazily ({@link #connect}).
+   */
+  public static LettuceNodeDriver open(RedlockConfig config, Options options) {
+    boolean interrupted = Thread.currentThread().isInterrupted();
+    OwnThreads threads = new OwnThreads();
+    ClientResources resources =
+        DefaultClientResources.builder()
+            .ioThreadPoolSize(2)
+            .computationThreadPoolSize(2)
+            .threadFactoryProvider(pool -> threads.track(new DefaultThreadFactory(pool, true)))
+            // Reconnect quickly after a node restarts; the default backs off up to 30 s.
+            .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+            .build();
+    if (interrupted) {
+      Thread.currentThread().interrupt(); // Lettuce's start-up clears the flag; it is the caller's
+    }
+    RequestTimer timer = new RequestTimer(config.nodeTimeout(), threads.factory("redlock-timeouts"));
+    List<NodeClient> clients = new ArrayList<>();
+    for (String uri : config.nodes()) {
+      clients.add(new NodeClient(uri, resources, timer, config.connectTimeout()));
+    }
+    return new LettuceNodeDriver(List.copyOf(clients), resources, timer, threads, config.connectTimeout(),
+        options.markerCheck);
+  }
+
+  @Override
+  public int size() {
+    return clients.size();
+  }
+
+  @Override
+  public String label(int node) {
+    return clients.get(node).label();
+  }
+
+  @Override
+  public void connect(Duration timeout) {
+    CompletableFuture<?>[] connects =
+        clients.stream().map(c -> c.connect().exceptionally(e -> null)).toArray(CompletableFuture[]::new);
+    try {
+      CompletableFuture.allOf(connects).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      // Some node is slow or unreachable; it shows up as that node's outcome later.
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("connect futures are made infallible above", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public CompletableFuture<LockReply> lock(int node, LockRequest request) {
+    NodeClient client = clients.get(node);
+    String ttl = Long.toString(request.ttlMillis());
+    if (request.fenceKey() != null) {
+      List<String> args = new ArrayList<>(List.of(request.owner(), ttl, markerCheck, Long.toString(request.predictedToken())));
+      if (request.predecessorOwner() != null) {
+        args.add(request.predecessorOwner());
+      }
+      return client.<List<Object>>script(LuaScript.ACQUIRE, ScriptOutputType.MULTI,
+              new String[] {request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER},
+              args.toArray(String[]::new))
+          .thenApply(LettuceNodeDriver::lockReply);
+    }
+    if (request.predecessorOwner() != null) {
+      return client.<List<Object>>script(LuaScript.HANDOFF, ScriptOutputType.MULTI, new String[] {request.lockKey()},
+              request.owner(), ttl, request.predecessorOwner())
+          .thenApply(LettuceNodeDriver::lockReply);
+    }
+    return client.setNxPx(request.lockKey(), request.owner(), request.ttlMillis())
+        .thenApply(ok -> "OK".equals(ok) ? new LockReply.Granted(0, false) : new LockReply.Refused(-1, 0, null));
+  }
+
+  /** Parses acquire.lua's and handoff.lua's {status, value, written[, holder]}. */
+  private static LockReply lockReply(List<Object> reply) {
+    long status = (Long) reply.get(0);
+    if (status == 1) {
+      return new LockReply.Granted(Long.parseLong(reply.get(1).toString()), (Long) reply.get(2) == 1L);
+    }
+    if (status == 0) {
+      String holder = reply.size() > 3 ? String.valueOf(reply.get(3)) : null;
+      return new LockReply.Refused((Long) reply.get(1), Long.parseLong(reply.get(2).toString()), holder);
+    }
+    if (status == -1) {
+      return new LockReply.Uninitialized();
+    }
+    throw new IllegalStateException("unknown status " + status);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> writeToken(int node, String lockKey, String fenceKey, String owner, long token) {
+    return clients.get(node).<Long>script(LuaScript.FENCE, ScriptOutputType.INTEGER,
+            new String[] {lockKey, fenceKey, NodeKeys.HIGH_WATER}, owner, Long.toString(token))
+        .thenApply(ok -> ok == 1L);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> lengthen(int node, String lockKey, String owner, long ttlMillis) {
+    return clients.get(node).<Long>script(LuaScript.EXTEND, ScriptOutputType.INTEGER, new String[] {lockKey},
+            owner, Long.toString(ttlMillis))
+        .thenApply(ok -> ok == 1L);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> release(int node, String lockKey, String owner, @Nullable String announceOn) {
+    String[] args = announceOn == null ? new String[] {owner} : new String[] {owner, announceOn};
+    return clients.get(node).<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args)
+        .thenApply(deleted -> deleted == 1L);
+  }
+
+  @Override
+  public CompletableFuture<NodeMarks> readMarks(int node) {
+    return clients.get(node).mget(NodeKeys.MARKER, NodeKeys.HIGH_WATER).thenApply(values -> {
+      KeyValue<String, String> marker = values.get(0);
+      KeyValue<String, String> highWater = values.get(1);
+      return new NodeMarks(marker.hasValue(), marker.hasValue() ? Long.parseLong(marker.getValue()) : 0,
+          highWater.hasValue() ? Long.parseLong(highWater.getValue()) : 0);
+    });
+  }
+
+  @Override
+  public CompletableFuture<Boolean> hasMarker(int node) {
+    return clients.get(node).mget(adminTimeout, NodeKeys.MARKER).thenApply(values -> values.get(0).hasValue());
+  }
+
+  @Override
+  public CompletableFuture<String> nameEmptyIncarnation(int node, String freshName) {
+    return clients.get(node).<String>script(LuaScript.NAME_EMPTY_NODE, adminTimeout, ScriptOutputType.VALUE,
+            new String[] {NodeKeys.MARKER, NodeKeys.EMPTY}, freshName)
+        .thenApply(name -> name == null ? "" : name);
+  }
+
+  @Override
+  public CompletableFuture<InitReply> initialize(int node, long epoch, @Nullable String incarnation) {
+    String[] args = incarnation == null
+        ? new String[] {Long.toString(epoch)}
+        : new String[] {Long.toString(epoch), incarnation};
+    return clients.get(node).<List<Object>>script(LuaScript.INIT_NODE, adminTimeout, ScriptOutputType.MULTI,
+            new String[] {NodeKeys.MARKER, NodeKeys.HIGH_WATER, NodeKeys.EMPTY}, args)
+        .thenApply(LettuceNodeDriver::initReply);
+  }
+
+  /** Parses init-node.lua's {status, epoch}. */
+  private static InitReply initReply(List<Object> reply) {
+    long status = (Long) reply.get(0);
+    String epoch = String.valueOf(reply.get(1));
+    return switch ((int) status) {
+      case 1 -> new InitReply(InitReply.Outcome.SET, Long.parseLong(epoch));
+      case 0 -> new InitReply(InitReply.Outcome.ALREADY_INITIALIZED, Long.parseLong(epoch));
+      case -1 -> new InitReply(InitReply.Outcome.OTHER_INCARNATION, 0);
+      default -> throw new IllegalStateException("unknown init-node.lua status " + status);
+    };
+  }
+
+  @Override
+  public CompletableFuture<String> serverId(int node) {
+    return clients.get(node).runId(adminTimeout);
+  }
+
+  @Override
+  public CompletableFuture<List<String>> settingsWarnings() {
+    return SettingsAudit.warnings(clients);
+  }
+
+  @Override
+  public ReleaseFeed releases() {
+    return releases;
+  }
+
+  @Override
+  public boolean isDriverThread() {
+    return threads.isCurrentThreadOwn();
+  }
+
+  /** Closes every connection, then Lettuce's threads, then the request timer. Idempotent. */
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    for (NodeClient client : clients) {
+      try {
+        client.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    resources.shutdown(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+    timer.close(); // last: requests the clients' shutdown left unanswered fail now
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

@@ -1,0 +1,270 @@
+package io.fencedlock.redlock.lettuce;
+
+import io.fencedlock.redlock.spi.NodeFailures;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * One Redis master: a single Lettuce connection, opened lazily and reopened after a failed
+ * connect, and every request bounded by the per-node timeout. Thread-safe.
+ *
+ * <p>All requests to a node share one connection, so Redis executes them in the order they
+ * were sent. The algorithm relies on that: a release sent after a timed-out acquire reaches
+ * the node after it and undoes a grant whose reply was lost.
+ */
+final class NodeClient implements AutoCloseable {
+
+  private final String label;
+  private final RedisURI uri;
+  private final io.lettuce.core.RedisClient client;
+  /** Bounds requests by the node timeout; shared by the nodes, closed by their owner. */
+  private final RequestTimer timer;
+  private final AtomicReference<CompletableFuture<StatefulRedisConnection<String, String>>>
+      connection = new AtomicReference<>();
+  private volatile boolean closed;
+  /** Why the last connect failed, to explain "not connected" while the next one is pending. */
+  private volatile @Nullable Throwable lastConnectFailure;
+
+  /** @param timer bounds requests by the node timeout, which it was made with */
+  NodeClient(String uriText, ClientResources resources, RequestTimer timer, Duration connectTimeout) {
+    this.timer = timer;
+    this.uri = RedisURI.create(uriText);
+    this.uri.setTimeout(connectTimeout);
+    this.label = uri.getHost() + ":" + uri.getPort();
+    this.client = io.lettuce.core.RedisClient.create(resources);
+    this.client.setOptions(options(connectTimeout));
+  }
+
+  private static ClientOptions options(Duration connectTimeout) {
+    return ClientOptions.builder()
+        .autoReconnect(true)
+        // Fail at once while reconnecting: queued commands would only burn the node timeout.
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        // RESP2 needs no HELLO handshake, so older servers and other RESP servers work too.
+        .protocolVersion(ProtocolVersion.RESP2)
+        .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
+        .build();
+  }
+
+  /** The node's {@code host:port}, never its password. */
+  String label() {
+    return label;
+  }
+
+  /**
+   * Opens a separate pub/sub connection (closed with this client), for release notifications.
+   * Lettuce resubscribes it after a reconnect.
+   */
+  CompletableFuture<StatefulRedisPubSubConnection<String, String>> connectPubSub() {
+    return client.connectPubSubAsync(StringCodec.UTF8, uri).toCompletableFuture();
+  }
+
+  /** Starts connecting if not connected; completes when connected or failed, unbounded. */
+  CompletableFuture<Void> connect() {
+    return connection().thenApply(c -> null);
+  }
+
+  /**
+   * Runs a script by EVALSHA, falling back to EVAL when the node does not know it (scripts are
+   * loaded on connect, but a node that restarts behind an open connection forgets them). The
+   * fallback is skipped once the call has timed out, except for release.lua: a late lock step
+   * could reach the node after the release that was meant to undo it, while a late release only
+   * deletes a key of an owner id nobody uses again.
+   */
+  <T> CompletableFuture<T> script(
+      LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+    return script(script, timer.timeoutNanos(), type, keys, args);
+  }
+
+  /**
+   * The same with its own timeout, for rare administrative writes (marking nodes initialized)
+   * that must not give up after a lock operation's tight per-node timeout.
+   */
+  <T> CompletableFuture<T> script(
+      LuaScript script, Duration timeout, ScriptOutputType type, String[] keys, String... args) {
+    return script(script, timeout.toNanos(), type, keys, args);
+  }
+
+  private <T> CompletableFuture<T> script(
+      LuaScript script, long timeout, ScriptOutputType type, String[] keys, String... args) {
+    return timed(timeout,
+        (redis, result) ->
+            redis.<T>evalsha(script.sha1(), type, keys, args).whenComplete((value, failure) -> {
+              if (failure == null) {
+                result.complete(value);
+              } else if (isNoScript(failure) && (!result.isDone() || script == LuaScript.RELEASE)) {
+                redis.<T>eval(script.source(), type, keys, args).whenComplete(into(result));
+              } else {
+                result.completeExceptionally(failure);
+              }
+            }));
+  }
+
+  /** Plain {@code SET key value NX PX ttl}, as every Redlock client sends it. */
+  CompletableFuture<String> setNxPx(String key, String value, long ttlMillis) {
+    // The command's own future, bounded directly: no fallback can follow a SET, so it needs no
+    // separate result (Lettuce ignores a reply to a command that was already completed).
+    return send(redis -> timer.bound(redis.set(key, value, SetArgs.Builder.nx().px(ttlMillis)).toCompletableFuture()));
+  }
+
+  /** One CONFIG GET parameter (Redis before 7 takes one per call); empty if unknown. */
+  CompletableFuture<java.util.Map<String, String>> configGet(String parameter) {
+    return timed((redis, result) -> redis.configGet(parameter).whenComplete(into(result)));
+  }
+
+  /** The server's {@code run_id} from {@code INFO server}, or "" if it does not report one. */
+  CompletableFuture<String> runId(Duration timeout) {
+    return timed(timeout.toNanos(), (redis, result) -> redis.info("server").whenComplete(into(result)))
+        .thenApply(NodeClient::runIdOf);
+  }
+
+  private static String runIdOf(Object info) {
+    for (String line : String.valueOf(info).split("\r?\n")) {
+      if (line.startsWith("run_id:")) {
+        return line.substring("run_id:".length()).trim();
+      }
+    }
+    return "";
+  }
+
+  CompletableFuture<List<KeyValue<String, String>>> mget(String... keys) {
+    return timed((redis, result) -> redis.mget(keys).whenComplete(into(result)));
+  }
+
+  /** MGET with its own timeout, for start-up checks that must not give up too early. */
+  CompletableFuture<List<KeyValue<String, String>>> mget(Duration timeout, String... keys) {
+    return timed(timeout.toNanos(), (redis, result) -> redis.mget(keys).whenComplete(into(result)));
+  }
+
+  /**
+   * Sends a request at once on the established connection, or fails at once if there is none
+   * (and starts connecting). Requests are never parked on a pending connect: dependents of one
+   * future run in no guaranteed order, and a release must never overtake its acquire.
+   */
+  private <T> CompletableFuture<T> timed(
+      BiConsumer<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
+    return timed(timer.timeoutNanos(), request);
+  }
+
+  private <T> CompletableFuture<T> timed(
+      long timeout, BiConsumer<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
+    return send(redis -> {
+      CompletableFuture<T> result = timeout == timer.timeoutNanos()
+          ? timer.bound(new CompletableFuture<>())
+          : new CompletableFuture<T>().orTimeout(timeout, TimeUnit.NANOSECONDS); // rare administrative calls
+      request.accept(redis, result);
+      return result;
+    });
+  }
+
+  /** Runs {@code request} on the established connection's commands, or fails at once (see {@link #timed}). */
+  private <T> CompletableFuture<T> send(Function<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
+    CompletableFuture<StatefulRedisConnection<String, String>> current = connection();
+    if (!current.isDone() || current.isCompletedExceptionally()) {
+      return CompletableFuture.failedFuture(notConnected(current));
+    }
+    return request.apply(current.join().async());
+  }
+
+  /**
+   * Why a request cannot be sent: {@code current}, from {@link #connection()}, is pending (a
+   * new connect after a failed one; the failure before it is the reason) or failed (closed).
+   */
+  private RedisConnectionException notConnected(CompletableFuture<?> current) {
+    Throwable last = current.isDone() ? failureOf(current) : lastConnectFailure;
+    return new RedisConnectionException(
+        "not connected to " + label + (last == null ? " yet" : ": " + NodeFailures.describe(last)));
+  }
+
+  private static <T> BiConsumer<T, Throwable> into(CompletableFuture<T> result) {
+    return (value, failure) -> {
+      if (failure == null) {
+        result.complete(value);
+      } else {
+        result.completeExceptionally(failure);
+      }
+    };
+  }
+
+  private static Throwable failureOf(CompletableFuture<?> failed) {
+    try {
+      failed.join();
+      throw new IllegalStateException("not failed");
+    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+      return NodeFailures.unwrap(e);
+    }
+  }
+
+  /** The current connection attempt, or a fresh one if the last attempt failed. */
+  private CompletableFuture<StatefulRedisConnection<String, String>> connection() {
+    while (true) {
+      CompletableFuture<StatefulRedisConnection<String, String>> current = connection.get();
+      if (current != null && !current.isCompletedExceptionally()) {
+        return current;
+      }
+      if (closed) {
+        return current;
+      }
+      CompletableFuture<StatefulRedisConnection<String, String>> next = new CompletableFuture<>();
+      if (connection.compareAndSet(current, next)) {
+        client.connectAsync(StringCodec.UTF8, uri).thenCompose(this::loadScripts).whenComplete((c, failure) -> {
+          lastConnectFailure = failure == null ? null : NodeFailures.unwrap(failure);
+          into(next).accept(c, failure);
+        });
+        return next;
+      }
+    }
+  }
+
+  /**
+   * Loads every script before the connection is used, so that the first call of a script on a
+   * node does not answer NOSCRIPT: under load that answer can come after the node timeout, when
+   * the EVAL fallback is skipped, and a cleanup lost that way leaves its key until the TTL.
+   * Failures are ignored (EVALSHA falls back to EVAL); the wait is bounded by the connect timeout.
+   */
+  private CompletionStage<StatefulRedisConnection<String, String>> loadScripts(StatefulRedisConnection<String, String> c) {
+    CompletableFuture<?>[] loads = LuaScript.ALL.stream()
+        .map(script -> c.async().scriptLoad(script.source()).toCompletableFuture())
+        .toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(loads)
+        .orTimeout(uri.getTimeout().toNanos(), TimeUnit.NANOSECONDS)
+        .handle((loaded, failure) -> c);
+  }
+
+  private static boolean isNoScript(Throwable e) {
+    Throwable cause = NodeFailures.unwrap(e);
+    return cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT");
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    connection.set(CompletableFuture.failedFuture(new IllegalStateException("closed")));
+    client.shutdown(0, 1, TimeUnit.SECONDS); // closes the connection too
+  }
+
+  @Override
+  public String toString() {
+    return label;
+  }
+}

@@ -1,0 +1,59 @@
+package io.fencedlock.redlock.spi;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * What the algorithm uses of the world besides the nodes and the {@link
+ * io.fencedlock.redlock.Ticker}: a scheduler for its timers, randomness for retry jitter and
+ * backoff, random ids (owner ids and node incarnation names), and the wall clock (read only for
+ * the epoch of a node's marker). A {@link io.fencedlock.redlock.Redlock} owns its environment
+ * and shuts its scheduler down when it closes.
+ *
+ * @param scheduler the timers
+ * @param random jitter and backoff; must be safe to call from any thread the algorithm runs on
+ * @param ids 128-bit random ids as 32 hex digits; unpredictable in production (owner ids
+ *     are what separates one client's key from another's)
+ * @param wallClockMillis the wall clock, in milliseconds since the epoch
+ */
+public record Environment(Scheduler scheduler, RandomGenerator random, Supplier<String> ids,
+    LongSupplier wallClockMillis) {
+
+  public Environment {
+    Objects.requireNonNull(scheduler, "scheduler");
+    Objects.requireNonNull(random, "random");
+    Objects.requireNonNull(ids, "ids");
+    Objects.requireNonNull(wallClockMillis, "wallClockMillis");
+  }
+
+  /**
+   * The environment of a real client: one daemon thread for timers, {@link ThreadLocalRandom},
+   * {@link SecureRandom} ids and {@link System#currentTimeMillis()}.
+   */
+  public static Environment system() {
+    SecureRandom secure = new SecureRandom();
+    return new Environment(new ThreadScheduler("redlock-retry"), new CurrentThreadRandom(), () -> {
+      byte[] bytes = new byte[16];
+      secure.nextBytes(bytes);
+      return HexFormat.of().formatHex(bytes);
+    }, System::currentTimeMillis);
+  }
+
+  /** {@link ThreadLocalRandom} of whichever thread calls, so one instance serves every thread. */
+  private static final class CurrentThreadRandom implements RandomGenerator {
+    @Override
+    public long nextLong() {
+      return ThreadLocalRandom.current().nextLong();
+    }
+
+    @Override
+    public long nextLong(long bound) {
+      return ThreadLocalRandom.current().nextLong(bound);
+    }
+  }
+}
