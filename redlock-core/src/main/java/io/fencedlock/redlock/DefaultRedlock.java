@@ -2,6 +2,7 @@ package io.fencedlock.redlock;
 
 import io.fencedlock.redlock.spi.Environment;
 import io.fencedlock.redlock.spi.NodeDriver;
+import io.fencedlock.redlock.spi.Regression;
 import io.fencedlock.redlock.spi.Scheduler;
 import java.time.Duration;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +31,14 @@ final class DefaultRedlock implements Redlock {
   private final Scheduler timers;
   private final ReleaseWaiters releases;
   private final AtomicBoolean closed = new AtomicBoolean();
-  /** The futures of calls that have not completed yet, with their resource; {@link #close()} fails them. */
-  private final Map<CompletableFuture<?>, String> pending = new ConcurrentHashMap<>();
+  /**
+   * The calls that have not completed yet, by a sequence number (so that closing fails them in
+   * the same order in every run of the deterministic simulator); {@link #close()} fails them.
+   */
+  private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
+  private final AtomicLong calls = new AtomicLong();
+
+  private record PendingCall(String resource, CompletableFuture<?> future) {}
   /** Completes once {@link #closeAsync()} has finished closing. */
   private final CompletableFuture<Void> closedDown = new CompletableFuture<>();
 
@@ -123,8 +131,7 @@ final class DefaultRedlock implements Redlock {
   @Override
   public Optional<Lease> tryAcquire(String resource, Duration ttl) {
     Futures.checkNotInterrupted();
-    return Futures.await(tryAcquireAsync(resource, ttl), ctx.callBoundNanos(),
-        lease -> lease.ifPresent(Lease::releaseAsync));
+    return Futures.await(attempt(resource, ttl), ctx.callBoundNanos(), lease -> lease.ifPresent(Lease::releaseAsync));
   }
 
   /**
@@ -133,6 +140,10 @@ final class DefaultRedlock implements Redlock {
    */
   @Override
   public CompletionStage<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl) {
+    return handOut(attempt(resource, ttl));
+  }
+
+  private CompletableFuture<Optional<Lease>> attempt(String resource, Duration ttl) {
     checkArguments(resource, ttl, Duration.ZERO);
     CompletableFuture<Optional<Lease>> result = track(resource, new CompletableFuture<>());
     AcquireAttempt.run(ctx, resource, ttl, null, (outcome, bug) -> {
@@ -158,7 +169,7 @@ final class DefaultRedlock implements Redlock {
   /** The stage is the acquire's own future: cancelling it abandons the acquire (see {@link #tryAcquireAsync}). */
   @Override
   public CompletionStage<Lease> acquireAsync(String resource, Duration ttl, Duration maxWait) {
-    return start(resource, ttl, maxWait);
+    return handOut(start(resource, ttl, maxWait));
   }
 
   private CompletableFuture<Lease> start(String resource, Duration ttl, Duration maxWait) {
@@ -173,12 +184,21 @@ final class DefaultRedlock implements Redlock {
    * client closed while it was registered (close() may have missed it).
    */
   private <T> CompletableFuture<T> track(String resource, CompletableFuture<T> call) {
-    pending.put(call, resource);
-    call.whenComplete((value, e) -> pending.remove(call));
+    long id = calls.incrementAndGet();
+    pending.put(id, new PendingCall(resource, call));
+    call.whenComplete((value, e) -> pending.remove(id));
     if (closed.get()) {
       call.completeExceptionally(closedWhileWaiting(resource));
     }
     return call;
+  }
+
+  /**
+   * What the async acquire methods return: the call's own future, so that a caller's cancel
+   * reaches it ({@link Regression#CANCEL_LEAKS_THE_LEASE} puts back the copy that it did not).
+   */
+  private <T> CompletionStage<T> handOut(CompletableFuture<T> call) {
+    return ctx.env().reintroduces(Regression.CANCEL_LEAKS_THE_LEASE) ? call.thenApply(value -> value) : call;
   }
 
   private static RedlockException closedWhileWaiting(String resource) {
@@ -224,7 +244,9 @@ final class DefaultRedlock implements Redlock {
   public CompletionStage<Void> closeAsync() {
     if (closed.compareAndSet(false, true)) {
       releases.stopHandoffs();
-      pending.forEach((call, resource) -> call.completeExceptionally(closedWhileWaiting(resource)));
+      if (!ctx.env().reintroduces(Regression.CLOSE_LEAVES_WAITING_ACQUIRES)) {
+        pending.values().forEach(call -> call.future().completeExceptionally(closedWhileWaiting(call.resource())));
+      }
       ctx.nodes().closeAsync(timers).whenComplete((ignored, failure) -> {
         timers.shutdown();
         closedDown.complete(null);

@@ -3,6 +3,7 @@ package io.fencedlock.redlock.spi;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -20,15 +21,28 @@ import java.util.random.RandomGenerator;
  * @param ids 128-bit random ids as 32 hex digits; unpredictable in production (owner ids
  *     are what separates one client's key from another's)
  * @param wallClockMillis the wall clock, in milliseconds since the epoch
+ * @param regressions bugs to put back, for the simulator's teeth only (see {@link Regression});
+ *     empty in every real client
  */
 public record Environment(Scheduler scheduler, RandomGenerator random, Supplier<String> ids,
-    LongSupplier wallClockMillis) {
+    LongSupplier wallClockMillis, Set<Regression> regressions) {
 
   public Environment {
     Objects.requireNonNull(scheduler, "scheduler");
     Objects.requireNonNull(random, "random");
     Objects.requireNonNull(ids, "ids");
     Objects.requireNonNull(wallClockMillis, "wallClockMillis");
+    regressions = Set.copyOf(regressions);
+  }
+
+  /** An environment without regressions. */
+  public Environment(Scheduler scheduler, RandomGenerator random, Supplier<String> ids, LongSupplier wallClockMillis) {
+    this(scheduler, random, ids, wallClockMillis, Set.of());
+  }
+
+  /** Whether {@code bug} was put back. */
+  public boolean reintroduces(Regression bug) {
+    return regressions.contains(bug);
   }
 
   /**
