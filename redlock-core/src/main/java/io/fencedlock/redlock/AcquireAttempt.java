@@ -119,6 +119,9 @@ final class AcquireAttempt {
     if (fenced) {
       calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
     }
+    if (ctx.metrics().enabled()) {
+      calls.forEach(call -> call.thenAccept(reply -> ctx.metrics().nodeReply(reply.status())));
+    }
     return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
         .thenCompose(
             round -> {
@@ -182,7 +185,7 @@ final class AcquireAttempt {
     if (token > 0) {
       ctx.hints().observe(resource, token);
     }
-    return done(new Acquired(new DefaultLease(ctx, resource, owner, token, deadline, phase1Settled,
+    return done(new Acquired(new DefaultLease(ctx, resource, ttl, owner, token, deadline, phase1Settled,
         handoff == null ? 0 : handoff.inARow())));
   }
 

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /** A lease held by one {@link DefaultRedlock}. Thread-safe; see {@link Lease}. */
 final class DefaultLease implements Lease {
@@ -34,17 +35,25 @@ final class DefaultLease implements Lease {
   private final AtomicReference<State> state;
   private final List<CompletableFuture<NodeReply>> acquireSettled;
   private final int handoffsInARow;
+  private final Duration ttl;
+  /** Completes when the lease is lost; cancelled when it is released (or its client closes) first. */
+  private final CompletableFuture<LeaseLoss> lostSignal = new CompletableFuture<>();
+  private volatile @Nullable Renewer renewer;
+  /** The key under which the client tracks this lease's renewal, while it runs. */
+  private volatile long keptAliveKey;
 
   /**
+   * @param ttl the TTL the lease was acquired with (a renewal's default)
    * @param token the fencing token, or a negative number for an unfenced lease
    * @param acquireSettled per node, completes when that node has answered the acquire or timed
    *     out; the node's release waits for it so it cannot overtake a slow node's SET
    * @param handoffsInARow how many local handoffs in a row led to this lease (0 if acquired
    *     by an attempt of its own)
    */
-  DefaultLease(LockContext ctx, String resource, String owner, long token, long deadlineNanos,
+  DefaultLease(LockContext ctx, String resource, Duration ttl, String owner, long token, long deadlineNanos,
       List<CompletableFuture<NodeReply>> acquireSettled, int handoffsInARow) {
     this.ctx = ctx;
+    this.ttl = ttl;
     this.resource = resource;
     this.lockKey = ctx.keys().lockKey(resource);
     this.owner = owner;
@@ -96,6 +105,18 @@ final class DefaultLease implements Lease {
   @Override
   public CompletionStage<Boolean> extendAsync(Duration ttl) {
     Validity.checkTtl("ttl", ttl, ctx.config().driftFactor(), ctx.config().maxLeaseTtl());
+    return extending(ttl, true).thenApply(ExtendOutcome::confirmed).minimalCompletionStage();
+  }
+
+  /** What one extend found: whether a quorum confirmed in time, and each node's outcome. */
+  record ExtendOutcome(boolean confirmed, List<NodeOutcome> outcomes) {}
+
+  /** An extend by the lease's {@link Renewer}: it does not count towards maxExtensions. */
+  CompletableFuture<ExtendOutcome> renewAsync(Duration ttl) {
+    return extending(ttl, false);
+  }
+
+  private CompletableFuture<ExtendOutcome> extending(Duration ttl, boolean counted) {
     if (ctx.nodes().isClosed()) {
       return CompletableFuture.failedFuture(new IllegalStateException(
           "cannot extend the lease on '" + resource + "': its Redlock is closed"));
@@ -106,19 +127,22 @@ final class DefaultLease implements Lease {
       before = state.get();
       if (before.over() || start - before.deadlineNanos >= 0) {
         return CompletableFuture.failedFuture(new LockExpiredException("cannot extend the lease on '" + resource + "': "
-            + (before.released ? "released" : before.lost ? "a majority of nodes no longer holds it" : "its validity ran out")));
+            + (before.released ? "released" : before.lost ? "it was lost" : "its validity ran out")));
       }
-      if (before.extensions >= ctx.config().maxExtensions()) {
+      if (counted && before.extensions >= ctx.config().maxExtensions()) {
         return CompletableFuture.failedFuture(new IllegalStateException(
             "the lease on '" + resource + "' was already extended maxExtensions = " + before.extensions + " times"));
       }
-    } while (!state.compareAndSet(before, new State(before.deadlineNanos, before.extensions + 1, false, false)));
+    } while (!state.compareAndSet(before,
+        new State(before.deadlineNanos, before.extensions + (counted ? 1 : 0), false, false)));
     Nodes nodes = ctx.nodes();
     List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), i -> lengthen(i, ttl));
     long newDeadline = Validity.deadline(start, ttl, ctx.config().driftFactor());
-    return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
-        .thenApply(round -> round.reached() ? adopt(newDeadline) : noteFailure(round))
-        .minimalCompletionStage();
+    return QuorumRound.decide(nodes.all(), calls, nodes.quorum()).thenApply(round -> {
+      boolean confirmed = round.reached() ? adopt(newDeadline) : noteFailure(round);
+      ctx.metrics().extended(ctx.ticker().read() - start, confirmed);
+      return new ExtendOutcome(confirmed, nodes.outcomes(round.replies()));
+    });
   }
 
   /**
@@ -142,17 +166,82 @@ final class DefaultLease implements Lease {
 
   /**
    * After an extend without a quorum: if more nodes than a quorum can spare answered that the
-   * key is not ours, fewer than a quorum still hold it (a key is never re-created), so another
-   * client may acquire at once and this lease is lost for good. Timeouts and errors prove
-   * nothing, and the old validity stands: no node's expiry was shortened.
+   * key is not ours, fewer than a quorum still hold it (a key is never re-created), so the
+   * lease is lost for good. Timeouts and errors prove nothing, and the old validity stands: no
+   * node's expiry was shortened.
    */
   private boolean noteFailure(QuorumRound.Result round) {
     long refusals = round.replies().stream().filter(reply -> reply.status() == NodeStatus.REFUSED).count();
     if (refusals > ctx.nodes().size() - ctx.nodes().quorum()) {
-      state.updateAndGet(s -> new State(s.deadlineNanos, s.extensions, s.released, true));
-      log.debug("lease on '{}' lost: {} of {} nodes no longer hold it", resource, refusals, ctx.nodes().size());
+      markLost(LeaseLoss.Reason.NO_LONGER_HELD, refusals + " of " + ctx.nodes().size()
+          + " nodes answered that the lock is no longer this lease's", ctx.nodes().outcomes(round.replies()));
     }
     return false;
+  }
+
+  /** The monotonic reading at which the validity runs out (for the {@link Renewer}). */
+  long deadlineNanos() {
+    return state.get().deadlineNanos;
+  }
+
+  /**
+   * Ends the lease as lost: {@link #isValid()} turns false for good, renewal stops, and {@link
+   * #lost()} completes with the loss. Nothing if it was released or lost already.
+   */
+  void markLost(LeaseLoss.Reason reason, String detail, List<NodeOutcome> outcomes) {
+    State current;
+    do {
+      current = state.get();
+      if (current.over()) {
+        return;
+      }
+    } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, false, true)));
+    LeaseLoss loss = new LeaseLoss(reason, detail, outcomes,
+        Validity.remaining(current.deadlineNanos, ctx.ticker().read()));
+    log.debug("lease on '{}' lost: {}", resource, loss.detail());
+    Renewer r = renewer;
+    if (r != null) {
+      r.stop();
+      ctx.keptAlive().remove(keptAliveKey);
+    }
+    ctx.metrics().leaseLost(loss.reason());
+    lostSignal.complete(loss);
+  }
+
+  @Override
+  public CompletionStage<LeaseLoss> lost() {
+    return lostSignal.minimalCompletionStage();
+  }
+
+  @Override
+  public void checkValid() {
+    State s = state.get();
+    if (s.over() || ctx.ticker().read() - s.deadlineNanos >= 0) {
+      throw new LockExpiredException("the lease on '" + resource + "' is no longer valid: "
+          + (s.released ? "released" : s.lost ? "lost (" + lostSignal.getNow(null) + ")" : "its validity ran out"));
+    }
+  }
+
+  @Override
+  public synchronized Lease keepAlive(Renewal policy) {
+    java.util.Objects.requireNonNull(policy, "policy");
+    Duration renewTtl = policy.ttl() == null ? ttl : policy.ttl();
+    Validity.checkTtl("renewal ttl", renewTtl, ctx.config().driftFactor(), ctx.config().maxLeaseTtl());
+    if (renewer != null) {
+      throw new IllegalStateException("the lease on '" + resource + "' is already kept alive");
+    }
+    if (state.get().over()) {
+      throw new LockExpiredException("cannot keep the lease on '" + resource + "' alive: it is no longer valid");
+    }
+    Renewer started = new Renewer(this, ctx, renewTtl, policy);
+    renewer = started;
+    keptAliveKey = ctx.keptAlive().add(this);
+    if (ctx.isClosed()) { // closed while registering: closing may have missed it
+      stopRenewal();
+      throw new IllegalStateException("cannot keep the lease on '" + resource + "' alive: its Redlock is closed");
+    }
+    started.start();
+    return this;
   }
 
   private CompletableFuture<NodeReply> lengthen(int node, Duration ttl) {
@@ -181,6 +270,7 @@ final class DefaultLease implements Lease {
         return CompletableFuture.completedFuture(false);
       }
     } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true, current.lost)));
+    stopRenewal();
     if (ctx.nodes().isClosed()) {
       return CompletableFuture.completedFuture(false); // nothing can be sent: the key stays to its TTL
     }
@@ -189,14 +279,19 @@ final class DefaultLease implements Lease {
     Optional<ReleaseWaiters.Successor> successor = mayHandOff(wasValid)
         ? ctx.releases().claimSuccessor(lockKey, handoffDone)
         : Optional.empty();
+    long started = ctx.ticker().read();
     CompletableFuture<?> released = successor.isPresent()
         ? handOff(successor.get(), handoffDone)
         : ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced());
-    return released.thenApply(ignored -> wasValid);
+    return released.thenApply(ignored -> {
+      ctx.metrics().released(ctx.ticker().read() - started);
+      return wasValid;
+    });
   }
 
   private CompletableFuture<?> handOff(ReleaseWaiters.Successor successor, CompletableFuture<Void> handoffDone) {
     Handoff handoff = new Handoff(owner, handoffsInARow + 1, handoffDone);
+    ctx.metrics().handoff();
     try {
       successor.succeed(handoff);
     } catch (RuntimeException bug) {
@@ -225,6 +320,16 @@ final class DefaultLease implements Lease {
       }
     }
     return true;
+  }
+
+  /** Stops renewal for good, and tells {@link #lost()}'s dependents the lease ended without loss. */
+  void stopRenewal() {
+    Renewer r = renewer;
+    if (r != null) {
+      r.stop();
+      ctx.keptAlive().remove(keptAliveKey);
+    }
+    lostSignal.cancel(false);
   }
 
   /** Releases like {@link #release()}; an interrupt ends the wait (the flag is kept), never throws. */

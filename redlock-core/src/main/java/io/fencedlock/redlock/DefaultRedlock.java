@@ -30,7 +30,7 @@ final class DefaultRedlock implements Redlock {
   private final LockContext ctx;
   private final Scheduler timers;
   private final ReleaseWaiters releases;
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicBoolean closed;
   /**
    * The calls that have not completed yet, by a sequence number (so that closing fails them in
    * the same order in every run of the deterministic simulator); {@link #close()} fails them.
@@ -47,6 +47,7 @@ final class DefaultRedlock implements Redlock {
     this.ctx = ctx;
     this.timers = ctx.env().scheduler();
     this.releases = ctx.releases();
+    this.closed = ctx.closed();
   }
 
   /**
@@ -80,7 +81,7 @@ final class DefaultRedlock implements Redlock {
         throw new RedlockException("interrupted while connecting to the nodes");
       }
       LockContext ctx = new LockContext(config, env, nodes, new KeySpace(config.keyPrefix()), membership,
-          new TokenHints(TokenHints.DEFAULT_CAPACITY), new ReleaseWaiters(nodes, driver.releases()));
+          new TokenHints(TokenHints.DEFAULT_CAPACITY), new ReleaseWaiters(nodes, driver.releases()), new AtomicBoolean(), new KeptAlive());
       log.info("Redlock over {} nodes (quorum {}), fencing {}", config.nodes().size(), config.quorum(),
           config.fencing() ? "on" : "off");
       return new DefaultRedlock(config, ctx);
@@ -185,8 +186,13 @@ final class DefaultRedlock implements Redlock {
    */
   private <T> CompletableFuture<T> track(String resource, CompletableFuture<T> call) {
     long id = calls.incrementAndGet();
+    long started = ctx.ticker().read();
     pending.put(id, new PendingCall(resource, call));
-    call.whenComplete((value, e) -> pending.remove(id));
+    call.whenComplete((value, e) -> {
+      pending.remove(id);
+      ctx.metrics().acquired(ctx.ticker().read() - started,
+          e == null && !(value instanceof Optional<?> attempt && attempt.isEmpty()));
+    });
     if (closed.get()) {
       call.completeExceptionally(closedWhileWaiting(resource));
     }
@@ -244,6 +250,7 @@ final class DefaultRedlock implements Redlock {
   public CompletionStage<Void> closeAsync() {
     if (closed.compareAndSet(false, true)) {
       releases.stopHandoffs();
+      ctx.keptAlive().stopAll();
       if (!ctx.env().reintroduces(Regression.CLOSE_LEAVES_WAITING_ACQUIRES)) {
         pending.values().forEach(call -> call.future().completeExceptionally(closedWhileWaiting(call.resource())));
       }

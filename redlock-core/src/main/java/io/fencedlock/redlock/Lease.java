@@ -98,6 +98,43 @@ public interface Lease extends AutoCloseable {
   /** The asynchronous form of {@link #release}. */
   CompletionStage<Boolean> releaseAsync();
 
+  /**
+   * Keeps the lease alive on the client's own scheduler while work runs (see {@link Renewal}):
+   * an extend every fraction of the TTL, each counting only inside the current validity and
+   * never re-creating a key, bounded by the policy's caps. When a renewal cannot get a quorum
+   * to confirm in time, the nodes say the lock is no longer ours, or a cap is reached, the lease
+   * is lost: {@link #isValid()} turns false and {@link #lost()} completes, before the validity
+   * runs out (unless this process itself was paused). Renewal stops on release, on loss and when
+   * the client closes.
+   *
+   * <p>Renewal narrows the window of a slow holder; it does not close it: a holder paused
+   * longer than the remaining validity cannot renew, and only the fencing token keeps its late
+   * writes out.
+   *
+   * @return this lease
+   * @throws IllegalStateException if the lease is already kept alive
+   * @throws LockExpiredException if the lease is no longer valid
+   * @throws IllegalArgumentException if the policy's TTL is invalid for this client
+   */
+  Lease keepAlive(Renewal policy);
+
+  /**
+   * Completes with the reason when the lease is lost before its release (renewal failed or
+   * hit its cap, or an extend learned the lock is no longer ours); cancelled when the lease is
+   * released, or its client closed, without being lost. Dependents run on the client's threads:
+   * do not block in them.
+   */
+  CompletionStage<LeaseLoss> lost();
+
+  /**
+   * Throws unless the lease is still valid: call it right before a side effect. Validity is a
+   * promise with an expiry: the fencing token, checked by the resource, is what protects the
+   * data if this process pauses after the check.
+   *
+   * @throws LockExpiredException if the validity ran out, or the lease was released or lost
+   */
+  void checkValid();
+
   /** Releases the lease, like {@link #release()}; never throws (an interrupt ends the wait, and stays set). */
   @Override
   void close();

@@ -1,14 +1,24 @@
 package io.fencedlock.redlock;
 
 import io.fencedlock.redlock.spi.Environment;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** What attempts and leases of one {@link DefaultRedlock} share. Immutable; thread-safe. */
 record LockContext(
     RedlockConfig config, Environment env, Nodes nodes, KeySpace keys, NodeMembership membership,
-    TokenHints hints, ReleaseWaiters releases) {
+    TokenHints hints, ReleaseWaiters releases, AtomicBoolean closed, KeptAlive keptAlive) {
 
   Ticker ticker() {
     return config.ticker();
+  }
+
+  RedlockMetrics metrics() {
+    return config.metrics();
+  }
+
+  /** Whether the client has begun to close. */
+  boolean isClosed() {
+    return closed.get();
   }
 
   /** See {@link Nodes#callBoundNanos}. */

@@ -46,6 +46,7 @@ final class NodeMembership {
   private final long readmitAfterNanos;
   private final LongSupplier wallClockMillis;
   private final Supplier<String> names;
+  private final RedlockMetrics metrics;
   /** Per node, the empty incarnation this client last saw, or null. */
   private final AtomicReferenceArray<Sighting> sightings;
   /** Per node, 1 while a look at its incarnation (and maybe a re-admission) is in flight. */
@@ -53,6 +54,7 @@ final class NodeMembership {
 
   NodeMembership(Nodes nodes, RedlockConfig config, LongSupplier wallClockMillis, Supplier<String> names) {
     this.names = names;
+    this.metrics = config.metrics();
     this.nodes = nodes;
     this.ticker = config.ticker();
     this.readmitAfterNanos =
@@ -98,6 +100,7 @@ final class NodeMembership {
         sightings.set(node, null); // re-admitted meanwhile
       } else if (last == null || !last.incarnation().equals(incarnation)) {
         sightings.set(node, new Sighting(incarnation, now));
+        metrics.nodeExcluded();
         log.warn("Redis node {} has no initialization marker: it restarted without its data. It is "
                 + "excluded from quorums and will be re-admitted after {} ms if the others agree.",
             nodes.label(node), readmitAfterNanos / 1_000_000);

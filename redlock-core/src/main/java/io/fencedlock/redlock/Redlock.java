@@ -151,6 +151,41 @@ public interface Redlock extends AutoCloseable {
    */
   CompletionStage<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl);
 
+  /**
+   * Runs {@code work} under the lock of {@code resource}: acquires it (waiting at most {@link
+   * LockOptions#maxWait()}), keeps the lease alive while the work runs ({@link Lease#keepAlive}),
+   * passes the lease (and so its token) to the work, always releases, and passes on what the
+   * work throws. If the lease is lost meanwhile, the working thread is interrupted (unless
+   * {@link LockOptions#interruptOnLoss()} is off; an interrupt this method caused is cleared
+   * before it returns), and once the work is over, {@link LockLostException} is thrown, or
+   * added as suppressed to the work's own exception.
+   *
+   * @throws LockAcquisitionException if the lock was not acquired in time (the work did not run)
+   * @throws LockLostException if the lease was lost while the work ran
+   * @throws E what the work throws
+   */
+  default <T, E extends Exception> T withLock(String resource, LockOptions options, LeasedWork<T, E> work) throws E {
+    return LockedWork.run(this, resource, options, work);
+  }
+
+  /**
+   * The asynchronous form of {@link #withLock}: the work returns a stage; the lease is released
+   * once it completes; a lost lease cancels it (unless {@link LockOptions#interruptOnLoss()} is
+   * off) and fails the result with {@link LockLostException}.
+   */
+  default <T> CompletionStage<T> withLockAsync(String resource, LockOptions options,
+      java.util.function.Function<Lease, ? extends CompletionStage<T>> work) {
+    return LockedWork.runAsync(this, resource, options, work);
+  }
+
+  /**
+   * A {@link java.util.concurrent.locks.Lock} for one resource, backed by this client (see
+   * {@link FencedLock}).
+   */
+  default FencedLock newLock(String resource, LockOptions options) {
+    return new FencedLock(this, resource, options);
+  }
+
   /** The configuration this client was created with. */
   RedlockConfig config();
 

@@ -57,6 +57,7 @@ public final class RedlockConfig {
   private final boolean tokenPrediction;
   private final int maxLocalHandoffs;
   private final Ticker ticker;
+  private final RedlockMetrics metrics;
 
   private RedlockConfig(Builder b) {
     this.nodes = List.copyOf(b.nodes);
@@ -72,6 +73,7 @@ public final class RedlockConfig {
     this.tokenPrediction = b.tokenPrediction;
     this.maxLocalHandoffs = b.maxLocalHandoffs;
     this.ticker = b.ticker;
+    this.metrics = b.metrics;
   }
 
   /** Returns a new builder with every option at its default. */
@@ -140,6 +142,11 @@ public final class RedlockConfig {
     return ticker;
   }
 
+  /** Where the client reports its metrics; {@link RedlockMetrics#NONE} by default. */
+  public RedlockMetrics metrics() {
+    return metrics;
+  }
+
   /** Builds a {@link RedlockConfig}. Not thread-safe; use from one thread. */
   public static final class Builder {
     private List<String> nodes = List.of();
@@ -155,6 +162,7 @@ public final class RedlockConfig {
     private boolean tokenPrediction = true;
     private int maxLocalHandoffs = DEFAULT_MAX_LOCAL_HANDOFFS;
     private Ticker ticker = Ticker.system();
+    private RedlockMetrics metrics = RedlockMetrics.NONE;
     private final Set<String> alreadySet = new HashSet<>();
 
     private Builder() {}
@@ -362,6 +370,17 @@ public final class RedlockConfig {
     public Builder ticker(Ticker ticker) {
       once("ticker");
       this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /**
+     * Where the client reports latencies and counts, for example {@code
+     * MicrometerMetrics.of(registry)} (package {@code io.fencedlock.redlock.micrometer}, which
+     * needs Micrometer on the classpath). Default: nothing is recorded.
+     */
+    public Builder metrics(RedlockMetrics sink) {
+      once("metrics");
+      this.metrics = Objects.requireNonNull(sink, "metrics");
       return this;
     }
 

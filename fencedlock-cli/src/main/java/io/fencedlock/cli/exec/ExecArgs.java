@@ -1,0 +1,151 @@
+package io.fencedlock.cli.exec;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The parsed arguments of {@code ./fencedlock exec}. Immutable.
+ *
+ * @param nodes the Redis node URIs
+ * @param ttl the lease TTL, renewed while the command runs
+ * @param maxWait how long to wait for the lock
+ * @param grace how long the command gets between SIGTERM and SIGKILL
+ * @param maxHold the longest the lock is held (renewal stops, the lease is lost, the command killed)
+ * @param resource the resource to lock
+ * @param command the command and its arguments
+ * @param help whether {@code --help} was asked for
+ */
+record ExecArgs(List<String> nodes, Duration ttl, Duration maxWait, Duration grace, Duration maxHold, String resource,
+    List<String> command, boolean help) {
+
+  static final String USAGE = """
+      usage: ./fencedlock exec [--nodes URI,URI,...] [--ttl 10s] [--wait 30s] [--grace 10s]
+                               [--max-hold 1h] RESOURCE -- COMMAND [ARGS...]
+
+      Runs COMMAND while holding the Redlock lock of RESOURCE, like flock(1) or 'etcdctl lock'
+      for a fleet of independent Redis masters. The lease is renewed while the command runs;
+      the command finds in its environment:
+        FENCEDLOCK_RESOURCE  the resource
+        FENCEDLOCK_TOKEN     the lease's fencing token: pass it to everything the command writes
+        FENCEDLOCK_OWNER     the lease's owner id
+      If the lease is lost (renewal cannot reach a quorum in time, or --max-hold is reached), the
+      command gets SIGTERM, then SIGKILL after --grace. SIGTERM or Ctrl-C to exec reach the
+      command the same way, and the lock is released.
+
+      options:
+        --nodes URI,...  Redis node URIs (Lettuce syntax), else $FENCEDLOCK_NODES
+        --ttl D          lease TTL, renewed every third of it (default 10s)
+        --wait D         how long to wait for the lock (default 30s; 0 = one attempt)
+        --grace D        time between SIGTERM and SIGKILL (default 10s)
+        --max-hold D     longest hold; then the lease is given up as lost (default 1h)
+      durations: 500ms, 10s, 5m, 1h
+
+      exit status: the command's own, or
+        64  bad usage
+        69  no node answered (nodes unreachable)
+        70  exec itself failed
+        75  the lock was not acquired within --wait
+        76  the lease was lost while the command ran (the command was stopped)
+
+      example, against './fencedlock serve' (run it in another terminal; it prints the node URIs
+      and the storage service's URL):
+        export FENCEDLOCK_NODES=redis://127.0.0.1:PORT1,...,redis://127.0.0.1:PORT5
+        ./fencedlock exec orders:42 -- sh -c 'curl -fsS -X PUT \\
+            -H "Fencing-Token: $FENCEDLOCK_TOKEN" -H "Lock-Owner: $FENCEDLOCK_OWNER" \\
+            --data-binary "written under the lock" http://127.0.0.1:8080/objects/orders:42'
+      """;
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+  /**
+   * Parses the arguments; {@code env} supplies {@code FENCEDLOCK_NODES}.
+   *
+   * @throws IllegalArgumentException with a message for the user
+   */
+  static ExecArgs parse(String[] args, Map<String, String> env) {
+    List<String> nodes = null;
+    Duration ttl = Duration.ofSeconds(10);
+    Duration wait = Duration.ofSeconds(30);
+    Duration grace = Duration.ofSeconds(10);
+    Duration maxHold = Duration.ofHours(1);
+    String resource = null;
+    int i = 0;
+    while (i < args.length && !args[i].equals("--")) {
+      String arg = args[i];
+      switch (arg) {
+        case "-h", "--help" -> {
+          return new ExecArgs(List.of(), ttl, wait, grace, maxHold, "", List.of(), true);
+        }
+        case "--nodes" -> nodes = splitNodes(value(args, i++, arg));
+        case "--ttl" -> ttl = duration(value(args, i++, arg), arg);
+        case "--wait" -> wait = duration(value(args, i++, arg), arg);
+        case "--grace" -> grace = duration(value(args, i++, arg), arg);
+        case "--max-hold" -> maxHold = duration(value(args, i++, arg), arg);
+        default -> {
+          if (arg.startsWith("-")) {
+            throw new IllegalArgumentException("unknown option " + arg);
+          }
+          if (resource != null) {
+            throw new IllegalArgumentException("one RESOURCE, then -- and the command: got '" + resource + "' and '" + arg + "'");
+          }
+          resource = arg;
+        }
+      }
+      i++;
+    }
+    if (resource == null) {
+      throw new IllegalArgumentException("missing RESOURCE");
+    }
+    if (i >= args.length || i == args.length - 1) {
+      throw new IllegalArgumentException("missing -- COMMAND after the resource");
+    }
+    if (nodes == null) {
+      String fromEnv = env.get("FENCEDLOCK_NODES");
+      if (fromEnv == null || fromEnv.isBlank()) {
+        throw new IllegalArgumentException("no nodes: give --nodes URI,... or set FENCEDLOCK_NODES");
+      }
+      nodes = splitNodes(fromEnv);
+    }
+    List<String> command = List.copyOf(Arrays.asList(args).subList(i + 1, args.length));
+    return new ExecArgs(nodes, ttl, wait, grace, maxHold, resource, command, false);
+  }
+
+  private static String value(String[] args, int index, String option) {
+    if (index + 1 >= args.length || args[index + 1].equals("--")) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args[index + 1];
+  }
+
+  private static List<String> splitNodes(String list) {
+    List<String> nodes = new ArrayList<>();
+    for (String node : list.split(",")) {
+      if (!node.isBlank()) {
+        nodes.add(node.trim());
+      }
+    }
+    if (nodes.isEmpty()) {
+      throw new IllegalArgumentException("no node URIs in '" + list + "'");
+    }
+    return List.copyOf(nodes);
+  }
+
+  static Duration duration(String text, String option) {
+    Matcher m = DURATION.matcher(text.trim());
+    if (!m.matches()) {
+      throw new IllegalArgumentException(option + " takes a duration like 500ms, 10s, 5m or 1h: '" + text + "'");
+    }
+    long amount = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(amount);
+      case "s" -> Duration.ofSeconds(amount);
+      case "m" -> Duration.ofMinutes(amount);
+      default -> Duration.ofHours(amount);
+    };
+  }
+}

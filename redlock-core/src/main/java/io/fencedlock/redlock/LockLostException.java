@@ -1,0 +1,22 @@
+package io.fencedlock.redlock;
+
+/**
+ * Thrown by {@link Redlock#withLock} (and its async form) when the lease was lost while the
+ * work ran: the work may have run partly without the lock. Its writes are safe only where a
+ * resource checked the fencing token.
+ */
+public class LockLostException extends RedlockException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient LeaseLoss loss;
+
+  public LockLostException(String resource, LeaseLoss loss) {
+    super("the lease on '" + resource + "' was lost while the work ran: " + loss.reason() + ", " + loss.detail());
+    this.loss = loss;
+  }
+
+  /** Why the lease was lost. */
+  public LeaseLoss loss() {
+    return loss;
+  }
+}

@@ -1,0 +1,121 @@
+package io.fencedlock.redlock;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs work under a lock, on the public API alone: acquire, keep alive, run, always release,
+ * and tell the work (interrupt or cancel) when the lease is lost. Stateless.
+ */
+final class LockedWork {
+
+  private LockedWork() {}
+
+  /** See {@link Redlock#withLock}. */
+  static <T, E extends Exception> T run(Redlock redlock, String resource, LockOptions options, LeasedWork<T, E> work)
+      throws E {
+    Lease lease = redlock.acquire(resource, options.ttl(), options.maxWait());
+    Worker worker = new Worker(Thread.currentThread(), options.interruptOnLoss());
+    T result;
+    try {
+      lease.keepAlive(options.renewal());
+      lease.lost().thenAccept(loss -> worker.lost());
+      result = work.run(lease);
+    } catch (Exception | Error failure) {
+      worker.finish();
+      lease.close();
+      lostLoss(lease).ifPresent(loss -> failure.addSuppressed(new LockLostException(resource, loss)));
+      throw failure;
+    }
+    worker.finish();
+    lease.close();
+    java.util.Optional<LeaseLoss> loss = lostLoss(lease);
+    if (loss.isPresent()) {
+      throw new LockLostException(resource, loss.get());
+    }
+    return result;
+  }
+
+  /** See {@link Redlock#withLockAsync}. */
+  static <T> CompletionStage<T> runAsync(Redlock redlock, String resource, LockOptions options,
+      Function<Lease, ? extends CompletionStage<T>> work) {
+    return redlock.acquireAsync(resource, options.ttl(), options.maxWait()).thenCompose(lease -> {
+      CompletableFuture<T> running;
+      try {
+        lease.keepAlive(options.renewal());
+        running = work.apply(lease).toCompletableFuture();
+      } catch (RuntimeException | Error failure) {
+        running = CompletableFuture.failedFuture(failure);
+      }
+      CompletableFuture<T> stage = running;
+      if (options.interruptOnLoss()) {
+        lease.lost().thenAccept(loss -> stage.cancel(true));
+      }
+      return stage.handle((value, failure) -> new Outcome<>(value, failure))
+          .thenCompose(outcome -> lease.releaseAsync().handle((released, e) -> outcome))
+          .thenApply(outcome -> outcome.resultOrThrow(resource, lostLoss(lease).orElse(null)));
+    });
+  }
+
+  /** The loss, if the lease ended lost (its loss stage completed normally). */
+  private static java.util.Optional<LeaseLoss> lostLoss(Lease lease) {
+    CompletableFuture<LeaseLoss> lost = lease.lost().toCompletableFuture();
+    return lost.isDone() && !lost.isCompletedExceptionally()
+        ? java.util.Optional.of(lost.join())
+        : java.util.Optional.empty();
+  }
+
+  /** What the async work ended with. */
+  private record Outcome<T>(@Nullable T value, @Nullable Throwable failure) {
+    T resultOrThrow(String resource, @Nullable LeaseLoss loss) {
+      if (failure != null) {
+        Throwable cause = Futures.unwrap(failure);
+        if (loss != null && cause instanceof java.util.concurrent.CancellationException) {
+          throw new LockLostException(resource, loss); // the work was cancelled because of the loss
+        }
+        if (loss != null) {
+          cause.addSuppressed(new LockLostException(resource, loss));
+        }
+        throw cause instanceof CompletionException wrapped ? wrapped : new CompletionException(cause);
+      }
+      if (loss != null) {
+        throw new LockLostException(resource, loss);
+      }
+      return value;
+    }
+  }
+
+  /**
+   * The thread running sync work, interrupted on loss only while the work runs, and only once:
+   * an interrupt this class caused is cleared when the work returns, so it never leaks into
+   * the caller's later code; the caller's own interrupts are kept.
+   */
+  private static final class Worker {
+    private final Thread thread;
+    private final boolean interrupt;
+    private boolean running = true;
+    private boolean interruptedByLoss;
+
+    Worker(Thread thread, boolean interrupt) {
+      this.thread = thread;
+      this.interrupt = interrupt;
+    }
+
+    synchronized void lost() {
+      if (running && interrupt && !thread.isInterrupted()) {
+        interruptedByLoss = true;
+        thread.interrupt();
+      }
+    }
+
+    synchronized void finish() {
+      running = false;
+      if (interruptedByLoss) {
+        Thread.interrupted();
+      }
+    }
+  }
+}

@@ -1,0 +1,144 @@
+package io.fencedlock.redlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** The {@link java.util.concurrent.locks.Lock} adapter over real nodes. */
+final class FencedLockIT {
+  private static RedisNodes nodes;
+  private Redlock redlock;
+  private FencedLock lock;
+  private String resource;
+
+  @BeforeAll
+  static void startNodes() {
+    nodes = RedisNodes.start(5);
+  }
+
+  @AfterAll
+  static void stopNodes() {
+    nodes.close();
+  }
+
+  @BeforeEach
+  void setUp(TestInfo test) {
+    resource = "jdklock:" + test.getTestMethod().orElseThrow().getName();
+    redlock = Redlock.create(Cluster.config(nodes).build());
+    lock = redlock.newLock(resource, LockOptions.defaults().withTtl(Timing.scaled(Duration.ofSeconds(2))));
+  }
+
+  @AfterEach
+  void tearDown() {
+    redlock.close();
+  }
+
+  @Test
+  void lock_twiceByOneThread_isReentrantAndReleasedByTheLastUnlock() {
+    lock.lock();
+    long token = lock.fencingToken();
+    lock.lock();
+
+    assertThat(lock.fencingToken()).isEqualTo(token);
+    lock.unlock();
+    assertThat(lock.isHeldByCurrentThread()).isTrue();
+    assertThat(Cluster.holding(nodes, resource)).isGreaterThanOrEqualTo(3);
+
+    lock.unlock();
+    assertThat(lock.isHeldByCurrentThread()).isFalse();
+    Cluster.awaitNoKey(nodes, resource);
+  }
+
+  @Test
+  void unlock_byAnotherThread_throwsIllegalMonitorState() throws Exception {
+    lock.lock();
+    try {
+      CompletableFuture<Void> other = CompletableFuture.runAsync(lock::unlock);
+      assertThat(other).failsWithin(Timing.AWAIT).withThrowableThat().withCauseInstanceOf(IllegalMonitorStateException.class);
+      CompletableFuture<Long> token = CompletableFuture.supplyAsync(lock::fencingToken);
+      assertThat(token).failsWithin(Timing.AWAIT).withThrowableThat().withCauseInstanceOf(IllegalMonitorStateException.class);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Test
+  void tryLock_heldByAnotherClient_failsAtOnceAndAfterItsTimeout() throws Exception {
+    try (Lease held = redlock.acquire(resource, Duration.ofSeconds(30), LockTiming.RETRY_WAIT)) {
+      assertThat(lock.tryLock()).isFalse();
+      assertThat(lock.tryLock(200, TimeUnit.MILLISECONDS)).isFalse();
+    }
+    assertThat(lock.tryLock(LockTiming.RETRY_WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    lock.unlock();
+  }
+
+  @Test
+  void lockInterruptibly_interruptedWhileWaiting_throwsInterruptedAndHoldsNothing() throws Exception {
+    try (Lease held = redlock.acquire(resource, Duration.ofSeconds(30), LockTiming.RETRY_WAIT)) {
+      AtomicReference<Throwable> thrown = new AtomicReference<>();
+      Thread waiter = new Thread(() -> {
+        try {
+          lock.lockInterruptibly();
+        } catch (Throwable e) {
+          thrown.set(e);
+        }
+      });
+      waiter.start();
+      await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) > 0); // it waits
+
+      waiter.interrupt();
+      waiter.join(Timing.AWAIT.toMillis());
+
+      assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+    }
+  }
+
+  @Test
+  void lock_heldByAnotherThreadOfThisProcess_waitsUntilItIsUnlocked() throws Exception {
+    lock.lock();
+    CompletableFuture<Long> second = CompletableFuture.supplyAsync(() -> {
+      lock.lock();
+      try {
+        return lock.fencingToken();
+      } finally {
+        lock.unlock();
+      }
+    });
+    long first = lock.fencingToken();
+    assertThat(second).isNotDone();
+
+    lock.unlock();
+
+    assertThat(second).succeedsWithin(Timing.AWAIT).satisfies(token -> assertThat(token).isGreaterThan(first));
+  }
+
+  @Test
+  void newCondition_isUnsupported() {
+    assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
+  void lock_heldLongerThanItsTtl_isKeptAliveByRenewal() {
+    lock.lock();
+    try {
+      Lease lease = lock.lease();
+      await().during(Timing.scaled(Duration.ofSeconds(4))).atMost(Timing.scaled(Duration.ofSeconds(5)))
+          .until(lease::isValid);
+    } finally {
+      lock.unlock();
+    }
+  }
+}
