@@ -5,6 +5,7 @@ import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.redlock.spi.Regression;
 import io.fencedlock.redlock.spi.Scheduler;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -209,6 +210,61 @@ final class DefaultRedlock implements Redlock {
 
   private static RedlockException closedWhileWaiting(String resource) {
     return new RedlockException("the acquire of '" + resource + "' was abandoned: its Redlock was closed");
+  }
+
+  @Override
+  public MultiLease acquireAll(java.util.Collection<String> resources, Duration ttl, Duration maxWait) {
+    if (!config.fencing()) {
+      throw new IllegalStateException("locking several resources at once needs fencing: it returns their tokens");
+    }
+    java.util.Objects.requireNonNull(resources, "resources");
+    List<String> names = List.copyOf(resources);
+    if (names.isEmpty() || new java.util.HashSet<>(names).size() != names.size()) {
+      throw new IllegalArgumentException("resources must be distinct and at least one: " + names);
+    }
+    for (String resource : names) {
+      checkArguments(resource, ttl, maxWait);
+    }
+    Futures.checkNotInterrupted();
+    String label = String.join(",", names);
+    CompletableFuture<MultiLease> result = track(label, new CompletableFuture<>());
+    attemptAll(names, label, ttl, ctx.ticker().read() + maxWait.toNanos(), 1, result);
+    return Futures.await(result, maxWait.toNanos() + ctx.callBoundNanos(),
+        lease -> ((DefaultMultiLease) lease).releaseAsync());
+  }
+
+  private void attemptAll(List<String> names, String label, Duration ttl, long giveUpAt, int attempt,
+      CompletableFuture<MultiLease> result) {
+    if (result.isDone()) {
+      return; // given up, or the client closed
+    }
+    MultiLockAttempt current = new MultiLockAttempt(ctx, names, ttl);
+    CompletableFuture<Void> handled = new CompletableFuture<>();
+    ctx.nodes().awaitOnClose(handled);
+    current.run().whenComplete((lease, bug) -> {
+      try {
+        if (bug != null) {
+          result.completeExceptionally(bug);
+        } else if (lease != null) {
+          if (!result.complete(lease)) {
+            lease.releaseAsync(); // the caller gave up meanwhile, or the client closed
+          }
+        } else {
+          long delay = config.retryDelay().toNanos() + (config.retryJitter().isZero() ? 0
+              : ctx.env().random().nextLong(config.retryJitter().toNanos()));
+          if (ctx.ticker().read() + delay - giveUpAt > 0 || closed.get()) {
+            result.completeExceptionally(new LockAcquisitionException(label, attempt,
+                "no quorum of nodes took every lock", ctx.nodes().outcomes(current.replies())));
+          } else {
+            timers.schedule(() -> attemptAll(names, label, ttl, giveUpAt, attempt + 1, result), delay);
+          }
+        }
+      } catch (RuntimeException e) {
+        result.completeExceptionally(e); // e.g. the scheduler was shut down by close()
+      } finally {
+        handled.complete(null);
+      }
+    });
   }
 
   private LockAcquisitionException failure(String resource, int attempts, AcquireAttempt.Failed failed) {

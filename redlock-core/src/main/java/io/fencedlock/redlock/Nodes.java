@@ -179,28 +179,38 @@ final class Nodes {
   private List<CompletableFuture<NodeReply>> deleteEverywhere(String lockKey, String owner, boolean announce,
       List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
     String announceOn = announce ? ReleaseChannel.of(lockKey) : null;
+    return afterEachSettled(settledPerNode, refusalsProveAbsence, node -> call(
+        node,
+        d -> d.release(node, lockKey, owner, announceOn),
+        deleted -> deleted ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours")));
+  }
+
+  /**
+   * Sends {@code release} to every node that may hold what an acquire took: each once its
+   * acquire request has settled ({@code settledPerNode}, by node), so that a release never
+   * overtakes the request it undoes, and none where the acquire's reply proves nothing was
+   * taken (see {@link NodeReply#tookNothing}).
+   */
+  List<CompletableFuture<NodeReply>> afterEachSettled(List<CompletableFuture<NodeReply>> settledPerNode,
+      boolean refusalsProveAbsence, IntFunction<CompletableFuture<NodeReply>> release) {
     return fanOut(all(), node -> {
       CompletableFuture<NodeReply> settled = settledPerNode.get(node);
       if (settled.isDone()) { // the usual case: no need to chain on it
-        return releaseUnlessUnlocked(node, settled.isCompletedExceptionally() ? null : settled.join(),
-            refusalsProveAbsence, lockKey, owner, announceOn);
+        return releaseUnlessUntaken(node, settled.isCompletedExceptionally() ? null : settled.join(),
+            refusalsProveAbsence, release);
       }
       return settled
           .handle((acquired, failure) -> acquired)
-          .thenCompose(acquired -> releaseUnlessUnlocked(node, acquired, refusalsProveAbsence, lockKey, owner, announceOn));
+          .thenCompose(acquired -> releaseUnlessUntaken(node, acquired, refusalsProveAbsence, release));
     });
   }
 
-  /** Sends a release to {@code node} unless its acquire reply (null if none) proves nothing was locked. */
-  private CompletableFuture<NodeReply> releaseUnlessUnlocked(int node, @Nullable NodeReply acquired,
-      boolean refusalsProveAbsence, String lockKey, String owner, @Nullable String announceOn) {
+  private static CompletableFuture<NodeReply> releaseUnlessUntaken(int node, @Nullable NodeReply acquired,
+      boolean refusalsProveAbsence, IntFunction<CompletableFuture<NodeReply>> release) {
     if (acquired != null && acquired.tookNothing(refusalsProveAbsence)) {
       return CompletableFuture.completedFuture(NodeReply.of(node, NodeStatus.REFUSED, "never locked there"));
     }
-    return call(
-        node,
-        d -> d.release(node, lockKey, owner, announceOn),
-        deleted -> deleted ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours"));
+    return release.apply(node);
   }
 
   /** Per-node outcomes in configuration order; nodes without a reply are PENDING. */

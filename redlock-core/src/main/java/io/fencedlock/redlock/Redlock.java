@@ -186,6 +186,22 @@ public interface Redlock extends AutoCloseable {
     return new FencedLock(this, resource, options);
   }
 
+  /**
+   * Locks several resources at once, all or nothing: on every node one script takes all of
+   * their locks or none, and the lease exists only if a quorum of nodes took all of them. Each
+   * resource gets its own fencing token, with the guarantees of {@link Lease#fencingToken()}.
+   * Retries (after the retry delay plus jitter) until {@code maxWait}; it does not wait for
+   * release announcements or take local handoffs, and always takes two round trips. The keys of
+   * different resources need no common hash tag on independent masters; on a Redis Cluster
+   * node they would all have to hash to one slot, which this library does not arrange.
+   *
+   * @throws LockAcquisitionException if no attempt took every lock on a quorum in time
+   * @throws IllegalArgumentException if {@code resources} is empty, has duplicates or a
+   *     reserved or blank name, or the TTL or maxWait is invalid
+   * @throws IllegalStateException if fencing is switched off (tokens are what this returns)
+   */
+  MultiLease acquireAll(java.util.Collection<String> resources, Duration ttl, Duration maxWait);
+
   /** The configuration this client was created with. */
   RedlockConfig config();
 

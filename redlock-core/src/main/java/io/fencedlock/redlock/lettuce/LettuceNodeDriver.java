@@ -4,6 +4,7 @@ import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.redlock.spi.InitReply;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.LockRequest;
+import io.fencedlock.redlock.spi.MultiLockReply;
 import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.redlock.spi.NodeKeys;
 import io.fencedlock.redlock.spi.NodeMarks;
@@ -187,6 +188,67 @@ public final class LettuceNodeDriver implements NodeDriver {
     String[] args = announceOn == null ? new String[] {owner} : new String[] {owner, announceOn};
     return clients.get(node).<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args)
         .thenApply(deleted -> deleted == 1L);
+  }
+
+  @Override
+  public CompletableFuture<MultiLockReply> lockAll(int node, List<String> lockKeys, List<String> fenceKeys,
+      String owner, long ttlMillis) {
+    List<String> keys = new ArrayList<>(lockKeys);
+    keys.addAll(fenceKeys);
+    keys.add(NodeKeys.MARKER);
+    return clients.get(node).<List<Object>>script(LuaScript.ACQUIRE_ALL, ScriptOutputType.MULTI,
+            keys.toArray(String[]::new), owner, Long.toString(ttlMillis), markerCheck)
+        .thenApply(LettuceNodeDriver::multiLockReply);
+  }
+
+  /** Parses acquire-all.lua's reply. */
+  private static MultiLockReply multiLockReply(List<Object> reply) {
+    long status = (Long) reply.get(0);
+    if (status == 1) {
+      List<Long> counters = new ArrayList<>();
+      for (Object counter : reply.subList(1, reply.size())) {
+        counters.add(Long.parseLong(counter.toString()));
+      }
+      return new MultiLockReply.Granted(counters);
+    }
+    if (status == 0) {
+      return new MultiLockReply.Refused((int) ((Long) reply.get(1) - 1), String.valueOf(reply.get(2)), (Long) reply.get(3));
+    }
+    if (status == -1) {
+      return new MultiLockReply.Uninitialized();
+    }
+    throw new IllegalStateException("unknown status " + status);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> writeTokens(int node, List<String> lockKeys, List<String> fenceKeys, String owner,
+      List<Long> tokens) {
+    List<String> keys = new ArrayList<>(lockKeys);
+    keys.addAll(fenceKeys);
+    keys.add(NodeKeys.HIGH_WATER);
+    List<String> args = new ArrayList<>(List.of(owner));
+    tokens.forEach(token -> args.add(Long.toString(token)));
+    return clients.get(node).<Long>script(LuaScript.FENCE_ALL, ScriptOutputType.INTEGER, keys.toArray(String[]::new),
+            args.toArray(String[]::new))
+        .thenApply(ok -> ok == 1L);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> lengthenAll(int node, List<String> lockKeys, String owner, long ttlMillis) {
+    return clients.get(node).<Long>script(LuaScript.EXTEND_ALL, ScriptOutputType.INTEGER,
+            lockKeys.toArray(String[]::new), owner, Long.toString(ttlMillis))
+        .thenApply(ok -> ok == 1L);
+  }
+
+  @Override
+  public CompletableFuture<Long> releaseAll(int node, List<String> lockKeys, String owner,
+      @Nullable List<String> channels) {
+    List<String> args = new ArrayList<>(List.of(owner));
+    if (channels != null) {
+      args.addAll(channels);
+    }
+    return clients.get(node).script(LuaScript.RELEASE_ALL, ScriptOutputType.INTEGER, lockKeys.toArray(String[]::new),
+        args.toArray(String[]::new));
   }
 
   @Override

@@ -28,8 +28,13 @@ record LuaScript(String name, String source, String sha1) {
   static final LuaScript HANDOFF = load("handoff.lua");
   static final LuaScript INIT_NODE = load("init-node.lua");
   static final LuaScript NAME_EMPTY_NODE = load("name-empty-node.lua");
+  static final LuaScript ACQUIRE_ALL = load("acquire-all.lua");
+  static final LuaScript FENCE_ALL = load("fence-all.lua");
+  static final LuaScript EXTEND_ALL = load("extend-all.lua");
+  static final LuaScript RELEASE_ALL = load("release-all.lua");
   /** Every script, loaded into each node's script cache when the client connects. */
-  static final List<LuaScript> ALL = List.of(ACQUIRE, FENCE, EXTEND, RELEASE, HANDOFF, INIT_NODE, NAME_EMPTY_NODE);
+  static final List<LuaScript> ALL = List.of(ACQUIRE, FENCE, EXTEND, RELEASE, HANDOFF, INIT_NODE, NAME_EMPTY_NODE,
+      ACQUIRE_ALL, FENCE_ALL, EXTEND_ALL, RELEASE_ALL);
 
   static LuaScript load(String name) {
     try (InputStream in = LuaScript.class.getResourceAsStream(DIRECTORY + name)) {

@@ -112,7 +112,7 @@ final class NodeClient implements AutoCloseable {
             redis.<T>evalsha(script.sha1(), type, keys, args).whenComplete((value, failure) -> {
               if (failure == null) {
                 result.complete(value);
-              } else if (isNoScript(failure) && (!result.isDone() || script == LuaScript.RELEASE)) {
+              } else if (isNoScript(failure) && (!result.isDone() || script == LuaScript.RELEASE || script == LuaScript.RELEASE_ALL)) {
                 redis.<T>eval(script.source(), type, keys, args).whenComplete(into(result));
               } else {
                 result.completeExceptionally(failure);

@@ -69,6 +69,43 @@ public interface NodeDriver extends AutoCloseable {
    */
   CompletableFuture<Boolean> release(int node, String lockKey, String owner, @Nullable String announceOn);
 
+  /**
+   * The lock step of a fenced acquire of several resources (acquire-all.lua), all or nothing
+   * on this node: every lock key is taken for {@code owner} and every fence counter read, or,
+   * if any key is another owner's, nothing is written. Refused on a node without its marker.
+   * Drivers that do not support several resources at once throw {@link
+   * UnsupportedOperationException}.
+   */
+  default CompletableFuture<MultiLockReply> lockAll(int node, List<String> lockKeys, List<String> fenceKeys,
+      String owner, long ttlMillis) {
+    throw new UnsupportedOperationException("this driver cannot lock several resources at once");
+  }
+
+  /**
+   * Phase 2 for several resources (fence-all.lua): if every lock holds {@code owner}, raises
+   * each fence counter to its token and the high-water mark to the largest; else writes nothing.
+   */
+  default CompletableFuture<Boolean> writeTokens(int node, List<String> lockKeys, List<String> fenceKeys, String owner,
+      List<Long> tokens) {
+    throw new UnsupportedOperationException("this driver cannot lock several resources at once");
+  }
+
+  /** Extend for several resources (extend-all.lua): lengthens every key, or none if one is not ours. */
+  default CompletableFuture<Boolean> lengthenAll(int node, List<String> lockKeys, String owner, long ttlMillis) {
+    throw new UnsupportedOperationException("this driver cannot lock several resources at once");
+  }
+
+  /**
+   * Release for several resources (release-all.lua): compare-and-deletes each key that holds
+   * {@code owner}, announcing each on its channel if {@code channels} is not null.
+   *
+   * @return how many keys were deleted
+   */
+  default CompletableFuture<Long> releaseAll(int node, List<String> lockKeys, String owner,
+      @Nullable List<String> channels) {
+    throw new UnsupportedOperationException("this driver cannot lock several resources at once");
+  }
+
   /** Reads a node's marker and high-water mark (node timeout). */
   CompletableFuture<NodeMarks> readMarks(int node);
 

@@ -9,7 +9,7 @@ final class LuaScriptTest {
 
   @Test
   void scripts_loadFromClasspath_withHeaderAndSha1() {
-    assertThat(LuaScript.ALL).hasSize(7).doesNotHaveDuplicates();
+    assertThat(LuaScript.ALL).hasSize(11).doesNotHaveDuplicates();
     for (LuaScript script : LuaScript.ALL) {
       assertThat(script.source()).as(script.name()).contains("KEYS[1]").contains("Returns");
       assertThat(script.sha1()).as(script.name()).matches("[0-9a-f]{40}");
