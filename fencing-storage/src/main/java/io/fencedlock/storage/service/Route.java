@@ -32,6 +32,12 @@ record Route(Endpoint endpoint, String key) {
       return methods.contains(method);
     }
 
+    /** The endpoint's name in meters: {@code object_put}, {@code object_get}, {@code fence}... */
+    String meterName(String method) {
+      String name = name().toLowerCase(java.util.Locale.ROOT);
+      return this == OBJECT && allows(method) ? name + "_" + method.toLowerCase(java.util.Locale.ROOT) : name;
+    }
+
     /** The {@code Allow} header value. */
     String allowHeader() {
       return String.join(", ", methods);
