@@ -19,7 +19,7 @@ final class StorageResultsJson {
   static void write(Path file, BenchPlan plan, Path data, Map<Integer, ScenarioResult> results) {
     Map<String, Object> root = new LinkedHashMap<>();
     Map<String, Object> run = new LinkedHashMap<>();
-    run.put("startedAt", Instant.now().toString());
+    run.put("finishedAt", Instant.now().toString()); // written when the run ends
     run.put("repetitions", plan.reps());
     run.put("window", "warm-up " + plan.later().warmup().toMillis() + " ms (first "
         + plan.first().warmup().toMillis() + " ms), measure " + plan.later().measure().toMillis() + " ms");
