@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * {@code ./fencedlock bench}: every system, every scenario, one run, on 5 local Redis nodes;
- * or, with {@code --soak MINUTES}, the soak alone. Exit code 0 when the run completed (missed
+ * or, with {@code --soak MINUTES}, the soak alone; or, with {@code --storage}, the storage
+ * service's HTTP front ends alone ({@link StorageBench}). Exit code 0 when the run completed (missed
  * targets are results, not failures), 2 on a bad command line.
  */
 public final class BenchMain {
@@ -31,7 +32,9 @@ public final class BenchMain {
       System.exit(2);
       return;
     }
-    if (options.soakMinutes().isPresent()) {
+    if (options.storage()) {
+      StorageBench.run(options.quick() ? BenchPlan.quick() : BenchPlan.full(), options.out(), System.err);
+    } else if (options.soakMinutes().isPresent()) {
       Soak.run(options.soakMinutes().getAsInt(), options.out(), System.err);
     } else {
       run(options.quick() ? BenchPlan.quick() : BenchPlan.full(), options.quick(), options.out(), System.err);

@@ -10,26 +10,34 @@ import java.util.OptionalInt;
  * @param quick a one-minute pass instead of the full run
  * @param soakMinutes if present, run only the soak, for this many minutes
  * @param out where results.json, report.html and the plots go
+ * @param storage run only the storage service's front ends (storage.md, storage.json)
  */
-record BenchOptions(boolean quick, OptionalInt soakMinutes, Path out) {
+record BenchOptions(boolean quick, OptionalInt soakMinutes, Path out, boolean storage) {
 
-  static final String USAGE = "usage: ./fencedlock bench [--quick] [--soak MINUTES] [--out DIR]";
+  static final String USAGE = "usage: ./fencedlock bench [--quick] [--soak MINUTES | --storage] [--out DIR]\n"
+      + "  --storage  only the storage service: Jetty vs the JDK HttpServer it replaced, 1/8/64 writers";
 
   /** @throws IllegalArgumentException on an unknown option or a bad value */
   static BenchOptions parse(List<String> args, Path defaultOut) {
     boolean quick = false;
     OptionalInt soak = OptionalInt.empty();
     Path out = defaultOut;
+    boolean storage = false;
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
       switch (arg) {
         case "--quick" -> quick = true;
         case "--soak" -> soak = OptionalInt.of(positive(value(args, ++i, arg)));
         case "--out" -> out = Path.of(value(args, ++i, arg));
+        case "--storage" -> storage = true;
+        case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
         default -> throw new IllegalArgumentException("unknown option '" + arg + "'\n" + USAGE);
       }
     }
-    return new BenchOptions(quick, soak, out);
+    if (storage && soak.isPresent()) {
+      throw new IllegalArgumentException("--storage and --soak are separate runs\n" + USAGE);
+    }
+    return new BenchOptions(quick, soak, out, storage);
   }
 
   private static String value(List<String> args, int index, String option) {

@@ -50,6 +50,28 @@ final class BenchSmokeIT {
   }
 
   @Test
+  void storage_tinyPlan_measuresBothFrontEndsAtEachWriterCountWithoutErrors(@TempDir Path dir)
+      throws IOException {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    StorageBench.run(BenchPlan.smoke(), dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    JsonArray results = JsonParser.parseString(Files.readString(dir.resolve("storage.json")))
+        .getAsJsonObject().getAsJsonArray("results");
+    assertThat(results).hasSize(2 * StorageBench.WRITERS.size());
+    for (JsonElement result : results) {
+      JsonObject median = result.getAsJsonObject().getAsJsonObject("median");
+      assertThat(median.get("opsPerSec").getAsDouble()).isPositive();
+      assertThat(median.get("errors").getAsLong()).isZero();
+    }
+    assertThat(Files.readString(dir.resolve("storage.md"))).contains("storage-jetty", "storage-jdk-httpserver");
+  }
+
+  @Test
+  void parse_storage_isRead() {
+    assertThat(BenchOptions.parse(List.of("--storage", "--quick"), Path.of("d")).storage()).isTrue();
+  }
+
+  @Test
   void parse_soakAndOut_areRead() {
     BenchOptions options = BenchOptions.parse(List.of("--soak", "12", "--out", "x"), Path.of("d"));
 

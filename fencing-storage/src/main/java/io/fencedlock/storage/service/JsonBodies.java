@@ -37,6 +37,16 @@ final class JsonBodies {
   /** Any other error. */
   record Error(String error) {}
 
+  /**
+   * 503 for overload: the request was refused before it reached the store, so, unlike a 503 for a
+   * failing database, its outcome is known: nothing was changed.
+   */
+  record Overloaded(String error, boolean changed) {
+    Overloaded(String error) {
+      this(error, false);
+    }
+  }
+
   /** 404 for an object without a value. */
   record NotFound(String error, String key) {}
 

@@ -1,69 +1,93 @@
 package io.fencedlock.storage.service;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.fencedlock.storage.FencedStore;
 import io.fencedlock.storage.StorageProtocol;
 import io.fencedlock.storage.StoredObject;
 import io.fencedlock.storage.WriteResult;
-import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The {@code /objects/...} endpoints: validate the request completely, then make exactly one store
- * call, then answer. Nothing reaches the store unless the whole request is valid, so bad input
- * never changes state. Thread-safe if the store is.
+ * call on a store thread, then answer. Nothing reaches the store unless the whole request (body
+ * included) is valid and admitted, so bad input and refused requests never change state.
+ * Thread-safe if the store is.
  */
 final class ObjectEndpoints {
   private static final Logger log = LoggerFactory.getLogger(ObjectEndpoints.class);
 
   private final FencedStore store;
+  private final StoreWorkers workers;
   private final WriteCounters counters;
+  private final ServiceMetrics metrics;
+  private final Duration bodyTimeout;
+  private final Scheduler scheduler;
 
-  ObjectEndpoints(FencedStore store, WriteCounters counters) {
+  ObjectEndpoints(
+      FencedStore store,
+      StoreWorkers workers,
+      WriteCounters counters,
+      ServiceMetrics metrics,
+      Duration bodyTimeout,
+      Scheduler scheduler) {
     this.store = store;
+    this.workers = workers;
     this.counters = counters;
+    this.metrics = metrics;
+    this.bodyTimeout = bodyTimeout;
+    this.scheduler = scheduler;
   }
 
   /** {@code PUT /objects/{key}}. */
-  void put(HttpExchange exchange, String rawKey) throws IOException {
+  CompletableFuture<Void> put(Exchange exchange, String rawKey) {
     String key = validKey(rawKey);
-    WriteHeaders headers = WriteHeaders.parse(exchange.getRequestHeaders());
-    byte[] value = BoundedBody.read(exchange, StorageProtocol.MAX_VALUE_BYTES);
-    WriteResult result = store.put(key, value, headers.token(), headers.owner());
-    answerWrite(exchange, key, headers, result);
+    WriteHeaders headers = WriteHeaders.parse(exchange.request().getHeaders());
+    return BodyReader.read(
+            exchange.request(), StorageProtocol.MAX_VALUE_BYTES, bodyTimeout, scheduler)
+        .thenCompose(
+            value -> workers.submit(() -> store.put(key, value, headers.token(), headers.owner())))
+        .thenAccept(result -> answerWrite(exchange, "put", key, headers, result));
   }
 
   /** {@code POST /objects/{key}/fence}; any body is ignored. */
-  void fence(HttpExchange exchange, String rawKey) throws IOException {
+  CompletableFuture<Void> fence(Exchange exchange, String rawKey) {
     String key = validKey(rawKey);
-    WriteHeaders headers = WriteHeaders.parse(exchange.getRequestHeaders());
-    WriteResult result = store.fence(key, headers.token(), headers.owner());
-    answerWrite(exchange, key, headers, result);
+    WriteHeaders headers = WriteHeaders.parse(exchange.request().getHeaders());
+    return workers
+        .submit(() -> store.fence(key, headers.token(), headers.owner()))
+        .thenAccept(result -> answerWrite(exchange, "fence", key, headers, result));
   }
 
   /** {@code GET /objects/{key}}. */
-  void get(HttpExchange exchange, String rawKey) throws IOException {
+  CompletableFuture<Void> get(Exchange exchange, String rawKey) {
     String key = validKey(rawKey);
-    Optional<StoredObject> found = store.get(key);
+    return workers.submit(() -> store.get(key)).thenAccept(found -> answerGet(exchange, key, found));
+  }
+
+  private static void answerGet(Exchange exchange, String key, Optional<StoredObject> found) {
     if (found.isEmpty()) {
-      HttpResponses.json(exchange, 404, new JsonBodies.NotFound("no value for key", key));
+      exchange.json(404, new JsonBodies.NotFound("no value for key", key));
       return;
     }
     StoredObject object = found.get();
-    exchange.getResponseHeaders().set(StorageProtocol.TOKEN_HEADER, Long.toString(object.token()));
-    exchange.getResponseHeaders().set(StorageProtocol.OWNER_HEADER, object.owner());
-    HttpResponses.bytes(exchange, object.value());
+    exchange.bytes(
+        object.value(),
+        Map.of(
+            StorageProtocol.TOKEN_HEADER, Long.toString(object.token()),
+            StorageProtocol.OWNER_HEADER, object.owner()));
   }
 
   private void answerWrite(
-      HttpExchange exchange, String key, WriteHeaders headers, WriteResult result)
-      throws IOException {
+      Exchange exchange, String operation, String key, WriteHeaders headers, WriteResult result) {
     counters.record(result);
+    metrics.write(operation, result);
     if (result instanceof WriteResult.Accepted accepted) {
-      HttpResponses.json(
-          exchange, 200, new JsonBodies.Accepted(key, accepted.token(), headers.owner()));
+      exchange.json(200, new JsonBodies.Accepted(key, accepted.token(), headers.owner()));
       return;
     }
     WriteResult.Rejected rejected = (WriteResult.Rejected) result;
@@ -74,7 +98,7 @@ final class ObjectEndpoints {
           key,
           headers.owner());
     }
-    HttpResponses.json(exchange, 409, JsonBodies.Rejected.of(key, headers.token(), rejected));
+    exchange.json(409, JsonBodies.Rejected.of(key, headers.token(), rejected));
   }
 
   private static String validKey(String rawKey) {

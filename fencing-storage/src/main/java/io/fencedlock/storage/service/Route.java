@@ -1,6 +1,7 @@
 package io.fencedlock.storage.service;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -30,6 +31,13 @@ record Route(Endpoint endpoint, String key) {
 
     boolean allows(String method) {
       return methods.contains(method);
+    }
+
+    /** The endpoint's name in meters: {@code object_put}, {@code object_get}, {@code fence}... */
+    String meterName(String method) {
+      String name = name().toLowerCase(Locale.ROOT);
+      // GET and PUT of an object are different work (a read, a fenced write): time them apart.
+      return this == OBJECT && allows(method) ? name + "_" + method.toLowerCase(Locale.ROOT) : name;
     }
 
     /** The {@code Allow} header value. */

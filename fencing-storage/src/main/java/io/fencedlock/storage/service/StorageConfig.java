@@ -1,34 +1,71 @@
 package io.fencedlock.storage.service;
 
 import io.fencedlock.storage.store.JdbcFencedStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * Settings of a {@link StorageService}. Immutable and thread-safe; made by {@link #builder()}.
+ * Settings of a {@link StorageService}: where it listens and stores, and the limits that keep slow
+ * or hostile clients and overload from starving it. Immutable and thread-safe; made by {@link
+ * #builder()}. Every limit has a default meant for production use; the storage README explains each.
  *
- * <p>The service always binds to the loopback interface: it is a test fixture, not a product.
+ * <p>The service always binds to the loopback interface.
  */
 public final class StorageConfig {
 
   /** Port 0: let the system pick a free one. */
   public static final int DEFAULT_PORT = 0;
 
-  /** Request handler threads. Each holds at most one 1 MiB body, bounding memory use. */
+  /** Threads that run store calls; each holds at most one 1 MiB value, bounding memory use. */
   public static final int DEFAULT_WORKER_THREADS = 16;
 
-  /** Requests waiting for a worker before the accept loop itself is made to wait. */
+  /** Requests waiting for a store thread; one more is refused with 503 and Retry-After. */
   public static final int DEFAULT_QUEUE_CAPACITY = 256;
+
+  /** Time from a request's first byte to the end of its head (request line and headers). */
+  public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+
+  /** Time from the end of a request's head to the end of its body. */
+  public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Time a connection may stay silent: between keep-alive requests, or stalled in any phase. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Open connections; further clients wait in the accept backlog until one closes. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+
+  /** The {@code Retry-After} of a 503 for overload: one second, in whole seconds on the wire. */
+  public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+
+  /** How long {@link StorageService#close()} lets running requests finish. */
+  public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(2);
 
   private final int port;
   private final String jdbcUrl;
   private final int workerThreads;
   private final int queueCapacity;
+  private final Duration headerTimeout;
+  private final Duration bodyTimeout;
+  private final Duration idleTimeout;
+  private final int maxConnections;
+  private final Duration retryAfter;
+  private final Duration stopGrace;
+  private final MeterRegistry meterRegistry;
 
   private StorageConfig(Builder builder) {
     this.port = builder.port;
     this.jdbcUrl = Objects.requireNonNull(builder.jdbcUrl, "jdbcUrl must be set");
     this.workerThreads = builder.workerThreads;
     this.queueCapacity = builder.queueCapacity;
+    this.headerTimeout = builder.headerTimeout;
+    this.bodyTimeout = builder.bodyTimeout;
+    this.idleTimeout = builder.idleTimeout;
+    this.maxConnections = builder.maxConnections;
+    this.retryAfter = builder.retryAfter;
+    this.stopGrace = builder.stopGrace;
+    this.meterRegistry = builder.meterRegistry;
   }
 
   /** Returns a builder with the defaults; {@link Builder#jdbcUrl} must be set. */
@@ -46,22 +83,66 @@ public final class StorageConfig {
     return jdbcUrl;
   }
 
-  /** Number of request handler threads. */
+  /** Number of threads running store calls at once. */
   public int workerThreads() {
     return workerThreads;
   }
 
-  /** Capacity of the queue in front of the handler threads. */
+  /** Requests that may wait for a store thread before more are refused. */
   public int queueCapacity() {
     return queueCapacity;
   }
 
+  /** Bound on receiving a request's head, from its first byte. */
+  public Duration headerTimeout() {
+    return headerTimeout;
+  }
+
+  /** Bound on receiving a request's body, from the end of its head. */
+  public Duration bodyTimeout() {
+    return bodyTimeout;
+  }
+
+  /** Bound on a connection's silence. */
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  /** Most connections open at once. */
+  public int maxConnections() {
+    return maxConnections;
+  }
+
+  /** What a 503 for overload tells the client to wait. */
+  public Duration retryAfter() {
+    return retryAfter;
+  }
+
+  /** How long closing waits for running requests. */
+  public Duration stopGrace() {
+    return stopGrace;
+  }
+
+  /** Where the service records its meters; empty: nothing is recorded. */
+  public Optional<MeterRegistry> meterRegistry() {
+    return Optional.ofNullable(meterRegistry);
+  }
+
   /** Builds a {@link StorageConfig}. Not thread-safe. */
   public static final class Builder {
+    private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+
     private int port = DEFAULT_PORT;
     private String jdbcUrl;
     private int workerThreads = DEFAULT_WORKER_THREADS;
     private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
+    private Duration headerTimeout = DEFAULT_HEADER_TIMEOUT;
+    private Duration bodyTimeout = DEFAULT_BODY_TIMEOUT;
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    private Duration retryAfter = DEFAULT_RETRY_AFTER;
+    private Duration stopGrace = DEFAULT_STOP_GRACE;
+    private MeterRegistry meterRegistry;
 
     private Builder() {}
 
@@ -91,28 +172,93 @@ public final class StorageConfig {
     }
 
     /**
-     * Sets the number of handler threads.
+     * Sets the number of threads running store calls.
      *
      * @throws IllegalArgumentException unless 1 to 1024
      */
     public Builder workerThreads(int workerThreads) {
-      if (workerThreads < 1 || workerThreads > 1024) {
-        throw new IllegalArgumentException("workerThreads must be 1-1024 but was " + workerThreads);
-      }
-      this.workerThreads = workerThreads;
+      this.workerThreads = inRange(workerThreads, 1, 1024, "workerThreads");
       return this;
     }
 
     /**
-     * Sets the queue capacity.
+     * Sets how many requests may wait for a store thread.
      *
-     * @throws IllegalArgumentException unless at least 1
+     * @throws IllegalArgumentException unless 1 to 65536
      */
     public Builder queueCapacity(int queueCapacity) {
-      if (queueCapacity < 1) {
-        throw new IllegalArgumentException("queueCapacity must be >= 1 but was " + queueCapacity);
-      }
-      this.queueCapacity = queueCapacity;
+      this.queueCapacity = inRange(queueCapacity, 1, 65_536, "queueCapacity");
+      return this;
+    }
+
+    /**
+     * Sets the bound on receiving a request's head.
+     *
+     * @throws IllegalArgumentException unless positive and at most one hour
+     */
+    public Builder headerTimeout(Duration headerTimeout) {
+      this.headerTimeout = timeout(headerTimeout, "headerTimeout");
+      return this;
+    }
+
+    /**
+     * Sets the bound on receiving a request's body.
+     *
+     * @throws IllegalArgumentException unless positive and at most one hour
+     */
+    public Builder bodyTimeout(Duration bodyTimeout) {
+      this.bodyTimeout = timeout(bodyTimeout, "bodyTimeout");
+      return this;
+    }
+
+    /**
+     * Sets the bound on a connection's silence.
+     *
+     * @throws IllegalArgumentException unless positive and at most one hour
+     */
+    public Builder idleTimeout(Duration idleTimeout) {
+      this.idleTimeout = timeout(idleTimeout, "idleTimeout");
+      return this;
+    }
+
+    /**
+     * Sets the most connections open at once.
+     *
+     * @throws IllegalArgumentException unless 1 to 1,000,000
+     */
+    public Builder maxConnections(int maxConnections) {
+      this.maxConnections = inRange(maxConnections, 1, 1_000_000, "maxConnections");
+      return this;
+    }
+
+    /**
+     * Sets the {@code Retry-After} of an overload 503, rounded up to whole seconds.
+     *
+     * @throws IllegalArgumentException unless positive and at most one hour
+     */
+    public Builder retryAfter(Duration retryAfter) {
+      this.retryAfter = timeout(retryAfter, "retryAfter");
+      return this;
+    }
+
+    /**
+     * Sets how long closing waits for running requests.
+     *
+     * @throws IllegalArgumentException unless positive and at most one hour
+     */
+    public Builder stopGrace(Duration stopGrace) {
+      this.stopGrace = timeout(stopGrace, "stopGrace");
+      return this;
+    }
+
+    /**
+     * Records the service's meters in {@code registry} (see the storage README for names and
+     * tags). Without one, nothing is recorded.
+     *
+     * @throws NullPointerException if {@code registry} is null
+     */
+    public Builder meterRegistry(MeterRegistry registry) {
+      this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
       return this;
     }
 
@@ -123,6 +269,23 @@ public final class StorageConfig {
      */
     public StorageConfig build() {
       return new StorageConfig(this);
+    }
+
+    private static int inRange(int value, int min, int max, String name) {
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(
+            name + " must be " + min + "-" + max + " but was " + value);
+      }
+      return value;
+    }
+
+    private static Duration timeout(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero() || value.compareTo(MAX_TIMEOUT) > 0) {
+        throw new IllegalArgumentException(
+            name + " must be positive and at most " + MAX_TIMEOUT + " but was " + value);
+      }
+      return value;
     }
   }
 }

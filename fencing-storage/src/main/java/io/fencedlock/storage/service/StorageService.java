@@ -1,53 +1,46 @@
 package io.fencedlock.storage.service;
 
-import com.sun.net.httpserver.HttpServer;
 import io.fencedlock.storage.FencedStore;
 import io.fencedlock.storage.StorageProtocol;
 import io.fencedlock.storage.store.JdbcFencedStore;
 import io.fencedlock.storage.store.StoreException;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.io.IOException;
 import java.net.URI;
-import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The fenced object store over HTTP, running in this JVM until {@link #close()}d. See {@link
- * StorageProtocol} for the HTTP contract.
+ * StorageProtocol} for the HTTP contract, and {@link StorageConfig} for the limits that keep slow
+ * clients and overload from starving it.
  *
- * <p>Owns its {@link FencedStore}, its HTTP server and a bounded pool of handler threads. When the
- * queue in front of the pool is full, the server's accept thread runs the request itself, which
- * stops it accepting more: back-pressure instead of unbounded memory. Thread-safe; {@code close()}
- * is idempotent.
+ * <p>Owns its {@link FencedStore}, a Jetty server whose threads never wait for the database, and
+ * the {@link StoreWorkers} that run store calls behind a bounded queue: a request that finds the
+ * queue full is answered 503 with {@code Retry-After} at once. Thread-safe; {@code close()} is
+ * idempotent.
  */
 public final class StorageService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StorageService.class);
-  private static final int BACKLOG = 128;
-  private static final int STOP_GRACE_SECONDS = 2;
 
+  private final StorageConfig config;
   private final FencedStore store;
-  private final HttpServer server;
-  private final ThreadPoolExecutor workers;
-  private final InFlightRequests inFlight;
+  private final StoreWorkers workers;
+  private final Server server;
   private final int port;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private StorageService(
-      FencedStore store, HttpServer server, ThreadPoolExecutor workers, InFlightRequests inFlight) {
+      StorageConfig config, FencedStore store, StoreWorkers workers, Server server) {
+    this.config = config;
     this.store = store;
-    this.inFlight = inFlight;
-    this.server = server;
     this.workers = workers;
-    this.port = server.getAddress().getPort();
+    this.server = server;
+    this.port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
   }
 
   /**
@@ -58,22 +51,29 @@ public final class StorageService implements AutoCloseable {
    */
   public static StorageService start(StorageConfig config) {
     FencedStore store = JdbcFencedStore.open(config.jdbcUrl());
-    ThreadPoolExecutor workers = newWorkers(config);
-    InFlightRequests inFlight = new InFlightRequests();
+    StoreWorkers workers = new StoreWorkers(config.workerThreads(), config.queueCapacity());
+    ServiceMetrics metrics = ServiceMetrics.in(config.meterRegistry());
+    metrics.storeLoad(workers::running, workers::queued);
+    Server server = null;
     try {
-      InetSocketAddress address =
-          new InetSocketAddress(InetAddress.getLoopbackAddress(), config.port());
-      HttpServer server = HttpServer.create(address, BACKLOG);
-      server.createContext("/", new Router(store, new WriteCounters(), inFlight));
-      server.setExecutor(workers);
+      server = JettyServers.create(config, metrics);
+      server.setHandler(
+          JettyServers.graceful(handler(config, store, workers, metrics, server)));
       server.start();
-      StorageService service = new StorageService(store, server, workers, inFlight);
+      StorageService service = new StorageService(config, store, workers, server);
       log.info("fenced storage at {} on {}", service.url(), config.jdbcUrl());
       return service;
-    } catch (IOException e) {
-      workers.shutdownNow();
+    } catch (Exception e) {
+      stopQuietly(server, e);
+      workers.close();
       store.close();
-      throw new UncheckedIOException("cannot bind port " + config.port(), e);
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("cannot bind port " + config.port(), io);
+      }
+      if (e instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException("cannot start the HTTP server", e);
     }
   }
 
@@ -88,55 +88,56 @@ public final class StorageService implements AutoCloseable {
   }
 
   /**
-   * Refuses new requests (503), lets running ones finish for up to {@value #STOP_GRACE_SECONDS}
-   * seconds, stops the server, then closes the database. A request cut off after the grace period
-   * never leaves a half-done write: each write is one transaction.
+   * Stops accepting connections, answers 503 to requests that arrive meanwhile, lets running
+   * requests finish for up to the configured stop grace, stops the server, lets store calls still
+   * queued finish within a second grace, then closes the database. A request cut off after the
+   * grace never leaves a half-done write: each write is one transaction, and it was not
+   * acknowledged.
    */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    Duration grace = Duration.ofSeconds(STOP_GRACE_SECONDS);
     try {
-      if (!inFlight.drain(grace)) {
-        log.warn("requests still running after {}; closing anyway", grace);
-      }
-      server.stop(0);
-      workers.shutdown();
-      if (!workers.awaitTermination(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
-        workers.shutdownNow();
+      server.stop(); // graceful: waits up to stopGrace for requests in flight
+      if (!workers.shutdown(config.stopGrace())) {
+        log.warn("store calls still running after {}; interrupted", config.stopGrace());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      server.stop(0);
-      workers.shutdownNow();
+      workers.close();
+    } catch (Exception e) {
+      log.warn("stopping the HTTP server failed; closing anyway", e);
+      workers.close();
     } finally {
       store.close();
     }
     log.info("fenced storage on port {} stopped", port);
   }
 
-  private static ThreadPoolExecutor newWorkers(StorageConfig config) {
-    ThreadPoolExecutor executor =
-        new ThreadPoolExecutor(
-            config.workerThreads(),
-            config.workerThreads(),
-            30,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(config.queueCapacity()),
-            namedThreads(),
-            new ThreadPoolExecutor.CallerRunsPolicy());
-    executor.allowCoreThreadTimeOut(true);
-    return executor;
+  private static StorageHandler handler(
+      StorageConfig config,
+      FencedStore store,
+      StoreWorkers workers,
+      ServiceMetrics metrics,
+      Server server) {
+    WriteCounters counters = new WriteCounters();
+    Scheduler scheduler = server.getBean(Scheduler.class);
+    ObjectEndpoints objects =
+        new ObjectEndpoints(store, workers, counters, metrics, config.bodyTimeout(), scheduler);
+    Failures failures = new Failures(metrics, config.retryAfter());
+    return new StorageHandler(objects, store, workers, counters, metrics, failures);
   }
 
-  private static ThreadFactory namedThreads() {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, "fenced-storage-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
+  private static void stopQuietly(Server server, Exception cause) {
+    if (server == null) {
+      return;
+    }
+    try {
+      server.stop();
+    } catch (Exception e) {
+      cause.addSuppressed(e);
+    }
   }
 }

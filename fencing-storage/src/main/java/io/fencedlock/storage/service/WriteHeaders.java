@@ -1,8 +1,8 @@
 package io.fencedlock.storage.service;
 
-import com.sun.net.httpserver.Headers;
 import io.fencedlock.storage.StorageProtocol;
 import java.util.List;
+import org.eclipse.jetty.http.HttpFields;
 
 /**
  * The fencing headers of a PUT or fence, validated. Immutable.
@@ -18,7 +18,7 @@ record WriteHeaders(long token, String owner) {
    *
    * @throws HttpProblem 400 naming the header that is missing or malformed
    */
-  static WriteHeaders parse(Headers headers) {
+  static WriteHeaders parse(HttpFields headers) {
     String tokenText = single(headers, StorageProtocol.TOKEN_HEADER);
     long token;
     try {
@@ -37,9 +37,9 @@ record WriteHeaders(long token, String owner) {
     return new WriteHeaders(token, owner);
   }
 
-  private static String single(Headers headers, String name) {
-    List<String> values = headers.get(name);
-    if (values == null || values.isEmpty()) {
+  private static String single(HttpFields headers, String name) {
+    List<String> values = headers.getValuesList(name);
+    if (values.isEmpty()) {
       throw HttpProblem.badRequest("missing header " + name);
     }
     if (values.size() > 1) {

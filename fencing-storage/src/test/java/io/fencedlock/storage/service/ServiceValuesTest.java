@@ -7,6 +7,7 @@ import io.fencedlock.storage.Stats;
 import io.fencedlock.storage.WriteResult.Accepted;
 import io.fencedlock.storage.WriteResult.Reason;
 import io.fencedlock.storage.WriteResult.Rejected;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The service's small values: {@code WriteCounters} and {@link StorageConfig}'s validation. */
@@ -33,5 +34,33 @@ final class ServiceValuesTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> StorageConfig.builder().build())
         .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> StorageConfig.builder().queueCapacity(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("queueCapacity");
+    assertThatThrownBy(() -> StorageConfig.builder().headerTimeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("headerTimeout");
+    assertThatThrownBy(() -> StorageConfig.builder().bodyTimeout(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bodyTimeout");
+    assertThatThrownBy(() -> StorageConfig.builder().idleTimeout(Duration.ofDays(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("idleTimeout");
+    assertThatThrownBy(() -> StorageConfig.builder().maxConnections(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxConnections");
+    assertThatThrownBy(() -> StorageConfig.builder().meterRegistry(null))
+        .isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  void storageConfig_defaults_productionLimits() {
+    StorageConfig config = StorageConfig.builder().jdbcUrl("jdbc:sqlite:x.db").build();
+
+    assertThat(config.headerTimeout()).isEqualTo(StorageConfig.DEFAULT_HEADER_TIMEOUT);
+    assertThat(config.bodyTimeout()).isEqualTo(StorageConfig.DEFAULT_BODY_TIMEOUT);
+    assertThat(config.idleTimeout()).isEqualTo(StorageConfig.DEFAULT_IDLE_TIMEOUT);
+    assertThat(config.maxConnections()).isEqualTo(StorageConfig.DEFAULT_MAX_CONNECTIONS);
+    assertThat(config.meterRegistry()).isEmpty();
   }
 }
