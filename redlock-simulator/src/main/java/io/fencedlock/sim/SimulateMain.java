@@ -1,0 +1,140 @@
+package io.fencedlock.sim;
+
+import java.io.PrintStream;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code ./fencedlock simulate [--schedules N] [--seed S] [--replay SEED] [--bug NAME]...
+ * [--trace] [--keep-going] [--no-shrink]}: runs a campaign of simulated schedules, or replays
+ * one, and prints a summary. A failing schedule is printed with the command that replays it,
+ * then shrunk and printed as a minimal plan with its trace. Exit status 1 if a schedule failed.
+ */
+public final class SimulateMain {
+
+  private SimulateMain() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out));
+  }
+
+  static int run(String[] args, PrintStream out) {
+    long schedules = 10_000;
+    long seed = System.nanoTime();
+    Long replay = null;
+    Set<Bug> bugs = EnumSet.noneOf(Bug.class);
+    boolean trace = false;
+    boolean keepGoing = false;
+    boolean shrink = true;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--schedules" -> schedules = Long.parseLong(args[++i].replace("_", "").replace(",", ""));
+        case "--seed" -> seed = Long.parseLong(args[++i]);
+        case "--replay" -> replay = Long.parseLong(args[++i]);
+        case "--bug" -> bugs.add(Bug.parse(args[++i]));
+        case "--trace" -> trace = true;
+        case "--keep-going" -> keepGoing = true;
+        case "--no-shrink" -> shrink = false;
+        case "-h", "--help" -> {
+          usage(out);
+          return 0;
+        }
+        default -> {
+          out.println("simulate: unknown option " + args[i]);
+          usage(out);
+          return 2;
+        }
+      }
+    }
+    if (replay != null) {
+      return replay(replay, bugs, trace, shrink, out);
+    }
+    out.printf("simulate: %,d schedules from campaign seed %d%s%n", schedules, seed, bugs.isEmpty() ? "" : ", bugs put back: " + bugs);
+    Campaign.Result result = Campaign.run(seed, schedules, bugs, !keepGoing, line -> out.println("  " + line));
+    summary(result, out);
+    if (result.firstFailure != null) {
+      Outcome failing = result.firstFailure;
+      out.printf("%nFAILED: schedule #%d (seed %d): %s%n", result.firstFailureIndex, failing.plan().seed(),
+          failing.failures());
+      out.println("replay: ./fencedlock simulate --replay " + failing.plan().seed() + bugFlags(bugs) + " --trace");
+      report(failing, shrink, out);
+      return 1;
+    }
+    return 0;
+  }
+
+  private static int replay(long seed, Set<Bug> bugs, boolean trace, boolean shrink, PrintStream out) {
+    Plan plan = PlanGenerator.generate(seed, bugs);
+    Outcome o = Simulation.run(plan, trace);
+    plan.describe().forEach(line -> out.println("  " + line));
+    if (trace) {
+      out.println("trace:");
+      o.trace().forEach(line -> out.println("  " + line));
+    }
+    out.printf("trace hash %016x, %,d steps, %s%n", o.traceHash(), o.stats().steps, o.assumptions().describe());
+    o.expected().forEach(v -> out.println("expected (assumption broken): " + v));
+    if (!o.failed()) {
+      out.println("no failure");
+      return 0;
+    }
+    o.failures().forEach(v -> out.println("FAILED: " + v));
+    if (shrink) {
+      report(o, true, out);
+    }
+    return 1;
+  }
+
+  private static void report(Outcome failing, boolean shrink, PrintStream out) {
+    Outcome minimal = failing;
+    if (shrink) {
+      minimal = Shrinker.shrink(failing, 3_000);
+      out.printf("%nshrunk to %d ops and %d faults (from %d and %d):%n", minimal.plan().ops().size(),
+          minimal.plan().faults().size(), failing.plan().ops().size(), failing.plan().faults().size());
+    }
+    Outcome traced = Simulation.run(minimal.plan(), true);
+    traced.plan().describe().forEach(line -> out.println("  " + line));
+    out.println("trace:");
+    traced.trace().forEach(line -> out.println("  " + line));
+    traced.failures().forEach(v -> out.println("FAILED: " + v));
+  }
+
+  private static void summary(Campaign.Result r, PrintStream out) {
+    out.printf("%n%,d schedules in %.1f s: %,.0f schedules/s, %,d steps, %.1f s simulated%n", r.schedules, r.nanos / 1e9,
+        r.perSecond(), r.stats.steps, r.stats.simulatedNanos / 1e9);
+    out.printf("invariant checks: %,d%n", r.stats.checks);
+    out.println("faults exercised:");
+    print(r.stats.faults(), out);
+    out.println("work:");
+    print(r.stats.work(), out);
+    out.printf("schedules outside Redlock's assumptions: %,d%n", r.outsideAssumptions);
+    out.println("violations inside the assumptions (failures): " + (r.failures.isEmpty() ? "none" : r.failures));
+    out.println("violations outside the assumptions (expected, counted): " + (r.expected.isEmpty() ? "none" : r.expected));
+  }
+
+  private static void print(Map<String, Long> counts, PrintStream out) {
+    counts.forEach((k, v) -> out.printf("  %-40s %,15d%n", k, v));
+  }
+
+  private static String bugFlags(Set<Bug> bugs) {
+    StringBuilder s = new StringBuilder();
+    bugs.forEach(b -> s.append(" --bug ").append(b.cliName()));
+    return s.toString();
+  }
+
+  private static void usage(PrintStream out) {
+    out.println("usage: ./fencedlock simulate [--schedules N] [--seed S] [--replay SEED] [--trace]");
+    out.println("                             [--bug NAME]... [--keep-going] [--no-shrink]");
+    out.println("  --schedules N  how many schedules (default 10,000)");
+    out.println("  --seed S       the campaign seed (default: the clock; always printed)");
+    out.println("  --replay SEED  run one schedule by its own seed (printed with every failure)");
+    out.println("  --trace        print the replayed schedule's events");
+    out.print("  --bug NAME     put a known bug back, to see the simulator find it:");
+    for (Bug b : Bug.values()) {
+      out.print(" " + b.cliName());
+    }
+    out.println();
+    out.println("  --keep-going   do not stop at the first failing schedule");
+    out.println("  --no-shrink    do not shrink a failing schedule");
+  }
+}
