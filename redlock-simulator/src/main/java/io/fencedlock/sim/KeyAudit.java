@@ -77,8 +77,18 @@ final class KeyAudit {
     exempt.add(owner);
   }
 
-  void readmitted(int node) {
-    trace.add(loop.now(), "re-admitted", -1, node, Long.MIN_VALUE, null);
+  /**
+   * A re-admission: it must come no sooner than maxLeaseTtl after the node came back empty (a
+   * client waits that long, and drift, from its first look at that empty incarnation).
+   */
+  void readmitted(SimNode node, long maxLeaseTtlNanos) {
+    stats.checks++;
+    long emptyFor = loop.now() - node.emptySince();
+    trace.add(loop.now(), "re-admitted", -1, node.index(), emptyFor, null);
+    if (node.emptySince() >= 0 && emptyFor < maxLeaseTtlNanos) {
+      violations.add(Violation.Kind.READMITTED_TOO_SOON, String.format("n%d was re-admitted %.3f ms after it came back "
+          + "without its memory, sooner than maxLeaseTtl (%.0f ms)", node.index(), emptyFor / 1e6, maxLeaseTtlNanos / 1e6));
+    }
   }
 
   /** At the end: no key was left behind by a lease nobody held and nobody released. */

@@ -43,10 +43,20 @@ public final class PlanGenerator {
     int handoffs = r.nextInt(9);
     long horizon = ms(300 + r.nextInt(701));
     NetProfile net = network(r);
+    // Half the schedules give each client a window of activity within the horizon: clients that
+    // come and go, and stay away for a while (a client that stopped sending to a node does not
+    // learn what happened to it meanwhile).
+    long[][] windows = new long[clients][];
+    boolean windowed = r.nextBoolean();
+    for (int c = 0; c < clients; c++) {
+      long start = windowed ? r.nextLong(horizon) : 0;
+      long end = windowed ? start + 1 + r.nextLong(horizon - start) : horizon;
+      windows[c] = new long[] {start, end};
+    }
     List<Op> ops = new ArrayList<>();
     int count = 4 + r.nextInt(30);
     for (int i = 0; i < count; i++) {
-      ops.add(op(r, horizon, clients, resources));
+      ops.add(op(r, windows, resources));
     }
     ops.sort(Comparator.comparingLong(Op::at));
     List<Fault> faults = faults(r, horizon, nodes, clients);
@@ -65,8 +75,9 @@ public final class PlanGenerator {
         lossy ? 0.1 * r.nextDouble() : 0, lossy ? 0.1 * r.nextDouble() : 0);
   }
 
-  private static Op op(SplittableRandom r, long horizon, int clients, int resources) {
-    long at = r.nextLong(horizon);
+  private static Op op(SplittableRandom r, long[][] windows, int resources) {
+    int client = r.nextInt(windows.length);
+    long at = windows[client][0] + r.nextLong(windows[client][1] - windows[client][0]);
     int ttl = Simulation.MIN_TTL_MILLIS + r.nextInt((int) Simulation.MAX_LEASE_TTL.toMillis() - Simulation.MIN_TTL_MILLIS + 1);
     boolean tryOnly = r.nextDouble() < 0.25;
     int maxWait = r.nextDouble() < 0.3 ? 0 : r.nextInt(Simulation.MAX_WAIT_MILLIS + 1);
@@ -80,7 +91,7 @@ public final class PlanGenerator {
       extendsAfter.add(new long[] {r.nextLong(ms(ttl)),
           Simulation.MIN_TTL_MILLIS + r.nextInt((int) Simulation.MAX_LEASE_TTL.toMillis() - Simulation.MIN_TTL_MILLIS + 1)});
     }
-    return new Op(at, r.nextInt(clients), r.nextInt(resources), tryOnly, ttl, maxWait, cancel, hold, extendsAfter);
+    return new Op(at, client, r.nextInt(resources), tryOnly, ttl, maxWait, cancel, hold, extendsAfter);
   }
 
   private static List<Fault> faults(SplittableRandom r, long horizon, int nodes, int clients) {

@@ -128,7 +128,7 @@ final class SimDriver implements NodeDriver {
       InitReply reply = n.scripts().initialize(epoch, incarnation);
       if (reply.outcome() == InitReply.Outcome.SET && incarnation != null) {
         world.stats.readmissions++;
-        world.audit.readmitted(n.index());
+        world.audit.readmitted(n, Simulation.MAX_LEASE_TTL.toNanos());
       }
       return reply;
     });

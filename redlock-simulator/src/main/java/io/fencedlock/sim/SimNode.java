@@ -23,9 +23,10 @@ final class SimNode {
   private long clockOffsetNanos;
   private boolean paused;
   private boolean down;
-  private boolean downWithoutMemory;
   /** Bumped by every crash: a request sent on an older connection never arrives. */
   private int connectionEpoch;
+  /** When this node last came back without its memory (simulated nanos), or -1. */
+  private long emptySince = -1;
   private final ArrayDeque<Runnable> queued = new ArrayDeque<>();
   /** Channel -> subscribed clients, in client order. */
   private final Map<String, boolean[]> subscribers = new HashMap<>();
@@ -77,15 +78,14 @@ final class SimNode {
   }
 
   /**
-   * Whether this node cannot take part in any quorum now, so that it cannot help a rival: down
-   * after losing its memory, or up without its marker while acquires check it. (Down with its
-   * memory, it will come back holding what it held. Where nothing checks the marker, a node that
-   * lost its memory takes part at once, and is not amnesic in this sense.)
+   * Whether this node cannot take part in any quorum until a client re-admits it, so that it
+   * cannot help a rival: it has no marker (it lost its memory, now or in a crash before this
+   * one, and nobody re-admitted it yet) while acquires check the marker. Down or up makes no
+   * difference: down, it takes part in nothing; back up, it refuses until re-admitted. (Where
+   * nothing checks the marker, a node that lost its memory takes part at once when it is back,
+   * and is not amnesic in this sense.)
    */
   boolean isAmnesic() {
-    if (down) {
-      return downWithoutMemory;
-    }
     return markerCheck && store.peek(NodeKeys.MARKER) == null;
   }
 
@@ -122,7 +122,6 @@ final class SimNode {
   /** Kill -9: connections break; without persistence the memory is gone. */
   void crash(boolean keepsMemory) {
     down = true;
-    downWithoutMemory = !keepsMemory;
     paused = false;
     connectionEpoch++;
     queued.clear();
@@ -135,7 +134,13 @@ final class SimNode {
   /** Back up (clients resubscribe, as Lettuce does after reconnecting; see {@link SimReleaseFeed}). */
   void restart() {
     down = false;
-    downWithoutMemory = false;
+    if (store.peek(NodeKeys.MARKER) == null && store.liveKeys().isEmpty()) {
+      emptySince = loop.now();
+    }
+  }
+
+  long emptySince() {
+    return emptySince;
   }
 
   void stepClock(long deltaNanos) {

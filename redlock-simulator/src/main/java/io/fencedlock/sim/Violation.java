@@ -31,6 +31,11 @@ public record Violation(Kind kind, long time, String detail) {
     KEY_RECREATED(false, false),
     /** A held lease's key was deleted before its holder released it. */
     HELD_KEY_DELETED(false, false),
+    /**
+     * A node that came back without its memory was re-admitted sooner than maxLeaseTtl after
+     * that: a lease it forgot may still be valid, and the node can now help a rival to a quorum.
+     */
+    READMITTED_TOO_SOON(false, false),
     /** Code threw where it never should (the simulator's or the algorithm's). */
     BUG(false, false);
 
