@@ -81,7 +81,8 @@ final class EventLoop {
    * event of a paused actor is held instead (that counts as a step too: nothing ran).
    */
   boolean step(long until) {
-    if (nextTime() > until) {
+    long next = nextTime();
+    if (next == Long.MAX_VALUE || next > until) {
       return false;
     }
     Event e = queue.poll();

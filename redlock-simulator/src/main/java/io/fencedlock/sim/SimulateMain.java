@@ -36,6 +36,9 @@ public final class SimulateMain {
         case "--trace" -> trace = true;
         case "--keep-going" -> keepGoing = true;
         case "--no-shrink" -> shrink = false;
+        case "--teeth" -> {
+          return teeth(Integer.parseInt(args[++i]), out);
+        }
         case "-h", "--help" -> {
           usage(out);
           return 0;
@@ -62,6 +65,32 @@ public final class SimulateMain {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * For every bug, hunts it from campaign seeds 1 to {@code seeds} and prints after how many
+   * schedules each found it, against the bound CI holds it to.
+   */
+  private static int teeth(int seeds, PrintStream out) {
+    int status = 0;
+    for (Teeth tooth : Teeth.ALL) {
+      long[] found = new long[seeds];
+      StringBuilder line = new StringBuilder();
+      for (int s = 1; s <= seeds; s++) {
+        Teeth.Hunt hunt = tooth.hunt(s, 20L * tooth.within());
+        found[s - 1] = hunt.index() < 0 ? Long.MAX_VALUE : hunt.index() + 1;
+        line.append(hunt.index() < 0 ? " not found" : " " + (hunt.index() + 1));
+      }
+      java.util.Arrays.sort(found);
+      long worst = found[seeds - 1];
+      out.printf("%-30s %s: schedules needed, seeds 1..%d:%s; median %s, worst %s (bound %,d)%n", tooth.bug().cliName(),
+          tooth.kinds(), seeds, line, found[seeds / 2] == Long.MAX_VALUE ? "-" : found[seeds / 2],
+          worst == Long.MAX_VALUE ? "not found" : worst, tooth.within());
+      if (worst > tooth.within()) {
+        status = 1;
+      }
+    }
+    return status;
   }
 
   private static int replay(long seed, Set<Bug> bugs, boolean trace, boolean shrink, PrintStream out) {
@@ -136,5 +165,6 @@ public final class SimulateMain {
     out.println();
     out.println("  --keep-going   do not stop at the first failing schedule");
     out.println("  --no-shrink    do not shrink a failing schedule");
+    out.println("  --teeth K      for every bug, count the schedules needed to find it from seeds 1..K");
   }
 }
