@@ -25,6 +25,7 @@ final class Campaign {
     /** The index of the first failing schedule (0-based), or -1. */
     long firstFailureIndex = -1;
     long nanos;
+    boolean stoppedAtWanted;
 
     double perSecond() {
       return schedules / Math.max(1e-9, nanos / 1e9);
@@ -37,6 +38,15 @@ final class Campaign {
    * @param progress called about once a second with a progress line
    */
   static Result run(long seed, long schedules, Set<Bug> bugs, boolean stopAtFailure, Consumer<String> progress) {
+    return run(seed, schedules, bugs, stopAtFailure ? kind -> true : kind -> false, progress);
+  }
+
+  /**
+   * @param stopAt whether a failure of this kind ends the campaign (the first failure of such a
+   *     kind is then the one reported)
+   */
+  static Result run(long seed, long schedules, Set<Bug> bugs, java.util.function.Predicate<Violation.Kind> stopAt,
+      Consumer<String> progress) {
     Result result = new Result();
     long started = System.nanoTime();
     long lastReport = started;
@@ -55,11 +65,13 @@ final class Campaign {
       }
       if (o.failed()) {
         result.failedSchedules++;
-        if (result.firstFailure == null) {
+        boolean stop = o.failures().stream().anyMatch(v -> stopAt.test(v.kind()));
+        if (result.firstFailure == null || (stop && !result.stoppedAtWanted)) {
           result.firstFailure = o;
           result.firstFailureIndex = n;
+          result.stoppedAtWanted = stop;
         }
-        if (stopAtFailure) {
+        if (stop) {
           break;
         }
       }

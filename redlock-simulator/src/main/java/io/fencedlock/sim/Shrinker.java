@@ -16,21 +16,22 @@ final class Shrinker {
   private int runs;
   private Outcome best;
 
-  private Shrinker(Outcome failing, int budget) {
+  private Shrinker(Outcome failing, Violation.Kind target, int budget) {
     this.best = failing;
-    this.target = failing.failures().get(0).kind();
+    this.target = target;
     this.budget = budget;
   }
 
-  /** The smallest failing outcome found within {@code budget} runs. */
+  /** The smallest outcome found within {@code budget} runs that fails like the first failure of {@code failing}. */
   static Outcome shrink(Outcome failing, int budget) {
-    Shrinker s = new Shrinker(failing, budget);
-    s.loop();
-    return s.best;
+    return shrink(failing, failing.failures().get(0).kind(), budget);
   }
 
-  int runs() {
-    return runs;
+  /** The smallest outcome found within {@code budget} runs that still fails {@code target}. */
+  static Outcome shrink(Outcome failing, Violation.Kind target, int budget) {
+    Shrinker s = new Shrinker(failing, target, budget);
+    s.loop();
+    return s.best;
   }
 
   private void loop() {

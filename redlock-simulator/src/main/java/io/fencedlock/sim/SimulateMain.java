@@ -27,6 +27,7 @@ public final class SimulateMain {
     boolean trace = false;
     boolean keepGoing = false;
     boolean shrink = true;
+    Set<Violation.Kind> until = EnumSet.noneOf(Violation.Kind.class);
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--schedules" -> schedules = Long.parseLong(args[++i].replace("_", "").replace(",", ""));
@@ -35,6 +36,7 @@ public final class SimulateMain {
         case "--bug" -> bugs.add(Bug.parse(args[++i]));
         case "--trace" -> trace = true;
         case "--keep-going" -> keepGoing = true;
+        case "--until" -> until.add(Violation.Kind.valueOf(args[++i].toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
         case "--no-shrink" -> shrink = false;
         case "--teeth" -> {
           return teeth(Integer.parseInt(args[++i]), out);
@@ -54,14 +56,18 @@ public final class SimulateMain {
       return replay(replay, bugs, trace, shrink, out);
     }
     out.printf("simulate: %,d schedules from campaign seed %d%s%n", schedules, seed, bugs.isEmpty() ? "" : ", bugs put back: " + bugs);
-    Campaign.Result result = Campaign.run(seed, schedules, bugs, !keepGoing, line -> out.println("  " + line));
+    boolean stopAtAny = !keepGoing && until.isEmpty();
+    Campaign.Result result = Campaign.run(seed, schedules, bugs, kind -> stopAtAny || until.contains(kind),
+        line -> out.println("  " + line));
     summary(result, out);
     if (result.firstFailure != null) {
       Outcome failing = result.firstFailure;
       out.printf("%nFAILED: schedule #%d (seed %d): %s%n", result.firstFailureIndex, failing.plan().seed(),
           failing.failures());
       out.println("replay: ./fencedlock simulate --replay " + failing.plan().seed() + bugFlags(bugs) + " --trace");
-      report(failing, shrink, out);
+      Violation.Kind target = failing.failures().stream().map(Violation::kind).filter(until::contains).findFirst()
+          .orElse(failing.failures().get(0).kind());
+      report(failing, target, shrink, out);
       return 1;
     }
     return 0;
@@ -109,16 +115,16 @@ public final class SimulateMain {
     }
     o.failures().forEach(v -> out.println("FAILED: " + v));
     if (shrink) {
-      report(o, true, out);
+      report(o, o.failures().get(0).kind(), true, out);
     }
     return 1;
   }
 
-  private static void report(Outcome failing, boolean shrink, PrintStream out) {
+  private static void report(Outcome failing, Violation.Kind target, boolean shrink, PrintStream out) {
     Outcome minimal = failing;
     if (shrink) {
-      minimal = Shrinker.shrink(failing, 3_000);
-      out.printf("%nshrunk to %d ops and %d faults (from %d and %d):%n", minimal.plan().ops().size(),
+      minimal = Shrinker.shrink(failing, target, 3_000);
+      out.printf("%nshrunk (keeping %s) to %d ops and %d faults (from %d and %d):%n", target, minimal.plan().ops().size(),
           minimal.plan().faults().size(), failing.plan().ops().size(), failing.plan().faults().size());
     }
     Outcome traced = Simulation.run(minimal.plan(), true);
@@ -165,6 +171,7 @@ public final class SimulateMain {
     out.println();
     out.println("  --keep-going   do not stop at the first failing schedule");
     out.println("  --no-shrink    do not shrink a failing schedule");
+    out.println("  --until KIND   go on past failures until one of this kind (e.g. lease-overlap); repeatable");
     out.println("  --teeth K      for every bug, count the schedules needed to find it from seeds 1..K");
   }
 }

@@ -89,8 +89,11 @@ public final class Simulation {
     return new Simulation(plan, recordTrace).run();
   }
 
+  /** Resource names, made once: the core hashes them into its maps on every call. */
+  private static final String[] RESOURCES = {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"};
+
   static String resource(int index) {
-    return "r" + index;
+    return index < RESOURCES.length ? RESOURCES[index] : "r" + index;
   }
 
   static RedlockConfig config(Plan plan, EventLoop loop) {
