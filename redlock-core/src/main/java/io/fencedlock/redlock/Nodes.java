@@ -4,11 +4,13 @@ import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.redlock.spi.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
@@ -42,7 +44,9 @@ final class Nodes {
    * Releases whose slower nodes have not answered yet, attempts in flight, and local handoffs;
    * {@link #closeAsync} waits for them.
    */
-  private final Set<CompletableFuture<?>> stragglers = ConcurrentHashMap.newKeySet();
+  private final Map<Long, CompletableFuture<?>> stragglers = new ConcurrentHashMap<>();
+  /** Keys of {@link #stragglers}: registration order, so closing chains on them the same way in every run. */
+  private final AtomicLong registered = new AtomicLong();
 
   Nodes(NodeDriver driver, RedlockConfig config) {
     this.driver = driver;
@@ -143,8 +147,9 @@ final class Nodes {
 
   /** Makes {@link #close()} wait (bounded) for {@code work} to complete. */
   void awaitOnClose(CompletableFuture<?> work) {
-    stragglers.add(work);
-    work.whenComplete((ignored, failure) -> stragglers.remove(work));
+    long key = registered.incrementAndGet();
+    stragglers.put(key, work);
+    work.whenComplete((ignored, failure) -> stragglers.remove(key));
   }
 
   /**
@@ -276,7 +281,7 @@ final class Nodes {
    * called close, would wait for itself, and is left out.
    */
   private CompletableFuture<Void> awaitStragglers(CompletableFuture<Void> bound, List<CompletableFuture<?>> ownWork) {
-    List<CompletableFuture<?>> others = new ArrayList<>(stragglers);
+    List<CompletableFuture<?>> others = new ArrayList<>(new TreeMap<>(stragglers).values());
     List<CompletableFuture<?>> own = List.copyOf(ownWork);
     others.removeIf(work -> work.isDone() || own.stream().anyMatch(mine -> mine == work));
     if (others.isEmpty() || bound.isDone()) {

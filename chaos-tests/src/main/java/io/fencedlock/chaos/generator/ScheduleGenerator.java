@@ -42,7 +42,7 @@ public final class ScheduleGenerator {
     int firstKind = mix == FaultMix.MAJORITY_DOWN ? rnd.nextInt(3) : 0;
     for (int i = 0; i < count; i++) {
       t = switch (mix) {
-        case MINORITY -> add(faults, t, between(rnd, MINORITY_MIN_MILLIS, MINORITY_MAX_MILLIS), MinorityFaults.draw(rnd, topo), topo);
+        case MINORITY -> minority(faults, t, rnd, topo);
         case CLIENT_PAUSE -> clientPause(faults, t, rnd, topo);
         case CLOCK_STEP -> clockSteps(faults, t, rnd, topo);
         case AMNESIA -> amnesia(faults, t, rnd, topo);
@@ -50,6 +50,14 @@ public final class ScheduleGenerator {
       } + between(rnd, GAP_MIN_MILLIS, GAP_MAX_MILLIS);
     }
     return new FaultSchedule(faults);
+  }
+
+  /** Adds a minority fault at {@code start} and returns when its effect ends (see {@link MinorityFaults#effectEndMillis}). */
+  private static long minority(List<ScheduledFault> faults, long start, SplittableRandom rnd, Topology topo) {
+    long length = between(rnd, MINORITY_MIN_MILLIS, MINORITY_MAX_MILLIS);
+    Fault fault = MinorityFaults.draw(rnd, topo);
+    long end = add(faults, start, length, fault, topo);
+    return MinorityFaults.effectEndMillis(fault, start, end, topo);
   }
 
   /** Adds a fault at {@code start} and returns its end, stretched to the fault's minimum length. */

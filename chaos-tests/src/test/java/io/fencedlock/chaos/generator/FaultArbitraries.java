@@ -66,7 +66,7 @@ final class FaultArbitraries {
       Fault fault = (Fault) s[1];
       long length = Math.max(timing[0], MinorityFaults.minimumMillis(fault, topo));
       faults.add(new ScheduledFault(faults.size(), t, length, fault));
-      t += length + timing[1];
+      t = MinorityFaults.effectEndMillis(fault, t, t + length, topo) + timing[1];
     }
     return new FaultSchedule(faults);
   }
