@@ -198,14 +198,32 @@ final class DefaultLease implements Lease {
     } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, false, true)));
     LeaseLoss loss = new LeaseLoss(reason, detail, outcomes,
         Validity.remaining(current.deadlineNanos, ctx.ticker().read()));
+    // The signal first: a release racing this must not cancel it (see stopRenewal), and nothing
+    // below may keep it from firing.
+    lostSignal.complete(loss);
     log.debug("lease on '{}' lost: {}", resource, loss.detail());
+    forgetRenewal();
+    try {
+      ctx.metrics().leaseLost(loss.reason());
+    } catch (RuntimeException e) {
+      log.warn("recording a lost lease in the metrics failed", e);
+    }
+  }
+
+  /** Whether the lease was released or lost (an expired one is neither). */
+  boolean isOver() {
+    return state.get().over();
+  }
+
+  private void forgetRenewal() {
     Renewer r = renewer;
     if (r != null) {
       r.stop();
-      ctx.keptAlive().remove(keptAliveKey);
     }
-    ctx.metrics().leaseLost(loss.reason());
-    lostSignal.complete(loss);
+    long key = keptAliveKey;
+    if (key != 0) {
+      ctx.keptAlive().remove(key);
+    }
   }
 
   @Override
@@ -225,17 +243,16 @@ final class DefaultLease implements Lease {
   @Override
   public synchronized Lease keepAlive(Renewal policy) {
     java.util.Objects.requireNonNull(policy, "policy");
-    Duration renewTtl = policy.ttl() == null ? ttl : policy.ttl();
-    Validity.checkTtl("renewal ttl", renewTtl, ctx.config().driftFactor(), ctx.config().maxLeaseTtl());
+    Duration renewTtl = Renewer.checkedTtl(ctx.config(), ttl, policy);
     if (renewer != null) {
       throw new IllegalStateException("the lease on '" + resource + "' is already kept alive");
     }
-    if (state.get().over()) {
+    if (!isValid()) {
       throw new LockExpiredException("cannot keep the lease on '" + resource + "' alive: it is no longer valid");
     }
     Renewer started = new Renewer(this, ctx, renewTtl, policy);
-    renewer = started;
     keptAliveKey = ctx.keptAlive().add(this);
+    renewer = started;
     if (ctx.isClosed()) { // closed while registering: closing may have missed it
       stopRenewal();
       throw new IllegalStateException("cannot keep the lease on '" + resource + "' alive: its Redlock is closed");
@@ -324,12 +341,10 @@ final class DefaultLease implements Lease {
 
   /** Stops renewal for good, and tells {@link #lost()}'s dependents the lease ended without loss. */
   void stopRenewal() {
-    Renewer r = renewer;
-    if (r != null) {
-      r.stop();
-      ctx.keptAlive().remove(keptAliveKey);
+    forgetRenewal();
+    if (!state.get().lost) { // a loss already declared keeps its signal, even if released now
+      lostSignal.cancel(false);
     }
-    lostSignal.cancel(false);
   }
 
   /** Releases like {@link #release()}; an interrupt ends the wait (the flag is kept), never throws. */

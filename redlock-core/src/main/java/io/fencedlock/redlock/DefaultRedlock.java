@@ -308,7 +308,8 @@ final class DefaultRedlock implements Redlock {
       releases.stopHandoffs();
       ctx.keptAlive().stopAll();
       if (!ctx.env().reintroduces(Regression.CLOSE_LEAVES_WAITING_ACQUIRES)) {
-        pending.values().forEach(call -> call.future().completeExceptionally(closedWhileWaiting(call.resource())));
+        new java.util.TreeMap<>(pending).values() // in call order
+            .forEach(call -> call.future().completeExceptionally(closedWhileWaiting(call.resource())));
       }
       ctx.nodes().closeAsync(timers).whenComplete((ignored, failure) -> {
         timers.shutdown();

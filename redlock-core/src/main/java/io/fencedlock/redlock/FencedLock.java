@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,66 +24,104 @@ import org.jspecify.annotations.Nullable;
 public final class FencedLock implements Lock {
   /** The wait of one acquire in {@link #lock()}, repeated until it succeeds. */
   private static final Duration LONG_WAIT = Duration.ofDays(1);
+  /** The longest {@link #tryLock(long, TimeUnit)} waits; longer asks are cut to it. */
+  private static final Duration MAX_WAIT = Duration.ofDays(365);
 
   private final Redlock redlock;
   private final String resource;
   private final LockOptions options;
-  /** Guarded by {@code this}. */
-  private @Nullable Thread owner;
-  private int holds;
-  private @Nullable Lease lease;
+  /**
+   * Threads of this process queue here first, so that only one at a time asks the nodes, and a
+   * holder keeps its place until it unlocks, even if its lease was lost meanwhile: another
+   * thread never takes the lock from under it in this process.
+   */
+  private final ReentrantLock local = new ReentrantLock();
+  /** The lease of the current holding; written only by the thread that holds {@link #local}. */
+  private volatile @Nullable Lease lease;
 
   FencedLock(Redlock redlock, String resource, LockOptions options) {
     this.redlock = Objects.requireNonNull(redlock, "redlock");
     this.resource = Objects.requireNonNull(resource, "resource");
     this.options = Objects.requireNonNull(options, "options");
+    Renewer.checkedTtl(redlock.config(), options.ttl(), options.renewal()); // fail now, not once acquired
   }
 
   /** Acquires the lock, waiting as long as it takes; an interrupt is kept for later, not obeyed. */
   @Override
   public void lock() {
-    boolean interrupted = Thread.interrupted();
-    try {
-      while (true) {
-        try {
-          lockInterruptibly();
-          return;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
+    boolean interrupted = false;
+    while (true) {
+      try {
+        lockInterruptibly();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
   @Override
   public void lockInterruptibly() throws InterruptedException {
-    while (!acquire(LONG_WAIT)) {
-      // the long wait ran out: wait again
+    local.lockInterruptibly();
+    if (local.getHoldCount() > 1) {
+      return; // reentry
+    }
+    try {
+      while (!acquireFromNodes(LONG_WAIT)) {
+        // the long wait ran out: wait again
+      }
+    } catch (InterruptedException | RuntimeException e) {
+      local.unlock();
+      throw e;
     }
   }
 
   @Override
   public boolean tryLock() {
-    if (reenter()) {
+    if (!local.tryLock()) {
+      return false;
+    }
+    if (local.getHoldCount() > 1) {
       return true;
     }
-    Optional<Lease> gained = redlock.tryAcquire(resource, options.ttl());
-    return gained.isPresent() && hold(gained.get());
+    boolean held = false;
+    try {
+      Optional<Lease> gained = redlock.tryAcquire(resource, options.ttl());
+      held = gained.isPresent() && hold(gained.get());
+      return held;
+    } finally {
+      if (!held) {
+        local.unlock();
+      }
+    }
   }
 
   @Override
   public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-    return acquire(Duration.ofNanos(Math.max(0, unit.toNanos(time))));
-  }
-
-  private boolean acquire(Duration maxWait) throws InterruptedException {
-    if (reenter()) {
+    long start = System.nanoTime();
+    long wait = Math.min(Math.max(0, unit.toNanos(time)), MAX_WAIT.toNanos());
+    if (!local.tryLock(wait, TimeUnit.NANOSECONDS)) {
+      return false;
+    }
+    if (local.getHoldCount() > 1) {
       return true;
     }
+    boolean held = false;
+    try {
+      held = acquireFromNodes(Duration.ofNanos(Math.max(0, wait - (System.nanoTime() - start))));
+      return held;
+    } finally {
+      if (!held) {
+        local.unlock();
+      }
+    }
+  }
+
+  /** Acquires from the nodes, for the thread that holds {@link #local} for the first time. */
+  private boolean acquireFromNodes(Duration maxWait) throws InterruptedException {
     if (Thread.interrupted()) {
       throw new InterruptedException();
     }
@@ -100,19 +139,15 @@ public final class FencedLock implements Lock {
     }
   }
 
-  private synchronized boolean reenter() {
-    if (owner == Thread.currentThread()) {
-      holds++;
-      return true;
+  /** Starts keeping {@code gained} alive and makes it this holding's; releases it if that fails. */
+  private boolean hold(Lease gained) {
+    try {
+      gained.keepAlive(options.renewal());
+    } catch (RuntimeException e) {
+      gained.close();
+      throw e;
     }
-    return false;
-  }
-
-  private synchronized boolean hold(Lease gained) {
-    owner = Thread.currentThread();
-    holds = 1;
     lease = gained;
-    gained.keepAlive(options.renewal());
     return true;
   }
 
@@ -123,18 +158,15 @@ public final class FencedLock implements Lock {
    */
   @Override
   public void unlock() {
-    Lease released;
-    synchronized (this) {
-      if (owner != Thread.currentThread()) {
-        throw new IllegalMonitorStateException("the lock on '" + resource + "' is not held by this thread");
-      }
-      if (--holds > 0) {
-        return;
-      }
+    if (!local.isHeldByCurrentThread()) {
+      throw new IllegalMonitorStateException("the lock on '" + resource + "' is not held by this thread");
+    }
+    Lease released = null;
+    if (local.getHoldCount() == 1) {
       released = lease;
-      owner = null;
       lease = null;
     }
+    local.unlock();
     if (released != null) {
       released.close();
     }
@@ -147,8 +179,8 @@ public final class FencedLock implements Lock {
   }
 
   /** Whether the calling thread holds the lock (its lease may still have been lost: see {@link #lease()}). */
-  public synchronized boolean isHeldByCurrentThread() {
-    return owner == Thread.currentThread();
+  public boolean isHeldByCurrentThread() {
+    return local.isHeldByCurrentThread();
   }
 
   /**
@@ -162,7 +194,7 @@ public final class FencedLock implements Lock {
 
   /**
    * The lease of the current holding: check {@link Lease#checkValid()} right before a side
-   * effect, or watch {@link Lease#lost()}.
+   * effect, or watch {@link Lease#lost()}. A reentrant lock or tryLock does not check it.
    *
    * @throws IllegalMonitorStateException if the calling thread does not hold the lock
    */
@@ -170,15 +202,16 @@ public final class FencedLock implements Lock {
     return heldLease();
   }
 
-  private synchronized Lease heldLease() {
-    if (owner != Thread.currentThread() || lease == null) {
+  private Lease heldLease() {
+    Lease current = lease;
+    if (!local.isHeldByCurrentThread() || current == null) {
       throw new IllegalMonitorStateException("the lock on '" + resource + "' is not held by this thread");
     }
-    return lease;
+    return current;
   }
 
   @Override
-  public synchronized String toString() {
-    return "FencedLock[" + resource + (owner == null ? ", free here" : ", held by " + owner.getName() + " x" + holds) + "]";
+  public String toString() {
+    return "FencedLock[" + resource + ", " + local + "]";
   }
 }

@@ -103,8 +103,10 @@ public interface Lease extends AutoCloseable {
    * an extend every fraction of the TTL, each counting only inside the current validity and
    * never re-creating a key, bounded by the policy's caps. When a renewal cannot get a quorum
    * to confirm in time, the nodes say the lock is no longer ours, or a cap is reached, the lease
-   * is lost: {@link #isValid()} turns false and {@link #lost()} completes, before the validity
-   * runs out (unless this process itself was paused). Renewal stops on release, on loss and when
+   * is lost: {@link #isValid()} turns false and {@link #lost()} completes, at the latest a node
+   * timeout and a twentieth of the TTL before the validity runs out (a watchdog sees to it, even
+   * with a renewal still in flight), unless this process itself was paused past that point: the
+   * loss then says {@link LeaseLoss.Reason#EXPIRED}. Renewal stops on release, on loss and when
    * the client closes.
    *
    * <p>Renewal narrows the window of a slow holder; it does not close it: a holder paused
@@ -114,7 +116,9 @@ public interface Lease extends AutoCloseable {
    * @return this lease
    * @throws IllegalStateException if the lease is already kept alive
    * @throws LockExpiredException if the lease is no longer valid
-   * @throws IllegalArgumentException if the policy's TTL is invalid for this client
+   * @throws IllegalArgumentException if the policy's TTL is invalid for this client, or leaves
+   *     no time to renew in (a renewal window closes two node timeouts and a twentieth of the
+   *     TTL before the validity does)
    */
   Lease keepAlive(Renewal policy);
 

@@ -30,6 +30,11 @@ public record LeaseLoss(Reason reason, String detail, List<NodeOutcome> outcomes
     /** More nodes than a quorum can spare answered that the lock is no longer this lease's. */
     NO_LONGER_HELD,
     /** The renewal policy's cap (total hold time or number of renewals) was reached. */
-    RENEWAL_LIMIT
+    RENEWAL_LIMIT,
+    /**
+     * The validity ran out before the holder could be told: this process itself was paused (GC,
+     * SIGSTOP, swapping) past the loss deadline. Another client may hold the lock already.
+     */
+    EXPIRED
   }
 }

@@ -17,6 +17,7 @@ final class LockedWork {
   /** See {@link Redlock#withLock}. */
   static <T, E extends Exception> T run(Redlock redlock, String resource, LockOptions options, LeasedWork<T, E> work)
       throws E {
+    Renewer.checkedTtl(redlock.config(), options.ttl(), options.renewal()); // fail now, not once acquired
     Lease lease = redlock.acquire(resource, options.ttl(), options.maxWait());
     Worker worker = new Worker(Thread.currentThread(), options.interruptOnLoss());
     T result;
@@ -26,22 +27,46 @@ final class LockedWork {
       result = work.run(lease);
     } catch (Exception | Error failure) {
       worker.finish();
-      lease.close();
-      lostLoss(lease).ifPresent(loss -> failure.addSuppressed(new LockLostException(resource, loss)));
+      endOf(lease).ifPresent(loss -> failure.addSuppressed(new LockLostException(resource, loss)));
       throw failure;
     }
     worker.finish();
-    lease.close();
-    java.util.Optional<LeaseLoss> loss = lostLoss(lease);
+    java.util.Optional<LeaseLoss> loss = endOf(lease);
     if (loss.isPresent()) {
       throw new LockLostException(resource, loss.get());
     }
     return result;
   }
 
+  /**
+   * Releases the lease and tells whether the work ran without the lock at some point: the loss
+   * the lease reported, or, if the release found the lease no longer valid without a reported
+   * loss (its validity ran out, or its client was closed), a loss saying so.
+   */
+  private static java.util.Optional<LeaseLoss> endOf(Lease lease) {
+    boolean wasValid;
+    try {
+      wasValid = lease.release();
+    } catch (RedlockException interrupted) {
+      wasValid = lease.isValid(); // the release goes on in the background; the interrupt is kept
+    }
+    return after(lease, wasValid);
+  }
+
+  private static java.util.Optional<LeaseLoss> after(Lease lease, boolean releasedWhileValid) {
+    java.util.Optional<LeaseLoss> reported = lostLoss(lease);
+    if (reported.isPresent() || releasedWhileValid) {
+      return reported;
+    }
+    return java.util.Optional.of(new LeaseLoss(LeaseLoss.Reason.EXPIRED,
+        "the lease was no longer valid when the work ended: its validity ran out, or its client was closed",
+        java.util.List.of(), java.time.Duration.ZERO));
+  }
+
   /** See {@link Redlock#withLockAsync}. */
   static <T> CompletionStage<T> runAsync(Redlock redlock, String resource, LockOptions options,
       Function<Lease, ? extends CompletionStage<T>> work) {
+    Renewer.checkedTtl(redlock.config(), options.ttl(), options.renewal());
     return redlock.acquireAsync(resource, options.ttl(), options.maxWait()).thenCompose(lease -> {
       CompletableFuture<T> running;
       try {
@@ -55,8 +80,8 @@ final class LockedWork {
         lease.lost().thenAccept(loss -> stage.cancel(true));
       }
       return stage.handle((value, failure) -> new Outcome<>(value, failure))
-          .thenCompose(outcome -> lease.releaseAsync().handle((released, e) -> outcome))
-          .thenApply(outcome -> outcome.resultOrThrow(resource, lostLoss(lease).orElse(null)));
+          .thenCompose(outcome -> lease.releaseAsync().handle((released, e) -> outcome.
+              resultOrThrow(resource, after(lease, released != null && released).orElse(null))));
     });
   }
 

@@ -44,7 +44,8 @@ public interface MultiLease extends AutoCloseable {
 
   /**
    * Deletes every lock key that still holds this lease's owner id, on every node; returns once
-   * a quorum of nodes has deleted them.
+   * a quorum of nodes has answered (the deletes on the others go on in the background, and the
+   * client's {@code close()} waits for them).
    *
    * @return true if the lease was still valid when released
    */

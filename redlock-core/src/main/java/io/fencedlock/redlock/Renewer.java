@@ -7,17 +7,25 @@ import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps one lease alive on the client's scheduler (no thread of its own): an extend every
- * {@link Renewal#interval()} of the renewal TTL, retried while it can still finish before the
- * validity runs out, and the lease reported lost ({@link DefaultLease#markLost}) as soon as
- * it cannot: when no retry could finish before the deadline, when the nodes say the lock is no
- * longer ours, or when the policy's cap is reached. Stops for good on release, on loss, and
- * when the client closes. Thread-safe: its steps run on timer and I/O threads, one at a time.
+ * Keeps one lease alive on the client's scheduler (no thread of its own), and tells its holder
+ * when it cannot. Two timers:
+ *
+ * <ul>
+ *   <li>renewals: an extend every {@link Renewal#interval()} of the renewal TTL, the first no
+ *       later than the validity allows, a failed one retried while a retry could still finish
+ *       before the loss deadline;
+ *   <li>a watchdog at the loss deadline, {@link #lossMarginNanos} before the validity runs out:
+ *       if no renewal has moved the deadline by then, the lease is lost, whatever renewals are
+ *       still in flight. So the holder hears of the loss while validity is left, unless this
+ *       process itself was paused past it (then the loss says {@link
+ *       LeaseLoss.Reason#EXPIRED}).
+ * </ul>
+ *
+ * The lease is also lost when the nodes say the lock is no longer ours ({@link DefaultLease}
+ * reports that itself) or the policy's cap is reached. Stops for good on release, on loss and
+ * when the client closes. Thread-safe: its steps run on timer and I/O threads.
  */
 final class Renewer {
-  /** What an extend must leave of the validity when it can at the latest finish: a margin. */
-  private static final long GUARD_NANOS = 1_000_000;
-
   private final DefaultLease lease;
   private final LockContext ctx;
   private final Duration ttl;
@@ -28,10 +36,16 @@ final class Renewer {
   private final long attemptNanos;
   /** After a failed extend, when to try again. */
   private final long retryNanos;
+  /**
+   * How long before the validity runs out the holder is told of a loss: an extend's duration
+   * and a twentieth of the TTL (at least 2 ms), time for the holder to stop its work.
+   */
+  private final long lossMarginNanos;
   /** Guarded by {@code this}. */
   private int renewals;
   private boolean stopped;
-  private Scheduler.@Nullable Task next;
+  private Scheduler.@Nullable Task nextRenewal;
+  private Scheduler.@Nullable Task watchdog;
 
   Renewer(DefaultLease lease, LockContext ctx, Duration ttl, Renewal policy) {
     this.lease = lease;
@@ -40,55 +54,121 @@ final class Renewer {
     this.intervalNanos = Math.max(1, (long) (ttl.toNanos() * policy.interval()));
     this.holdUntil = ctx.ticker().read() + policy.maxHold().toNanos();
     this.maxRenewals = policy.maxRenewals();
-    this.attemptNanos = ctx.config().nodeTimeout().toNanos() + GUARD_NANOS;
+    this.attemptNanos = ctx.config().nodeTimeout().toNanos();
     this.retryNanos = Math.max(1, Math.min(intervalNanos / 4, ctx.config().nodeTimeout().toNanos()));
+    this.lossMarginNanos = attemptNanos + Math.max(2_000_000, ttl.toNanos() / 20);
   }
 
-  /** Schedules the first renewal one interval from now. */
+  /**
+   * Checks a renewal policy for a lease of {@code leaseTtl} on a client with {@code config}: the
+   * renewal TTL must be valid for it and leave time to renew in.
+   *
+   * @throws IllegalArgumentException otherwise
+   */
+  static Duration checkedTtl(RedlockConfig config, Duration leaseTtl, Renewal policy) {
+    Duration renewTtl = policy.ttl() == null ? leaseTtl : policy.ttl();
+    Validity.checkTtl("renewal ttl", renewTtl, config.driftFactor(), config.maxLeaseTtl());
+    if (!leavesTimeToRenew(renewTtl, config.nodeTimeout(), config.driftFactor())) {
+      throw new IllegalArgumentException("renewal ttl " + renewTtl + " leaves no time to renew with a node timeout of "
+          + config.nodeTimeout());
+    }
+    return renewTtl;
+  }
+
+  /** Whether a renewal TTL leaves any time to renew in, given the node timeout. */
+  static boolean leavesTimeToRenew(Duration ttl, Duration nodeTimeout, double driftFactor) {
+    long usable = ttl.toNanos() - Validity.driftNanos(ttl, driftFactor);
+    long margin = nodeTimeout.toNanos() + Math.max(2_000_000, ttl.toNanos() / 20);
+    return usable - margin - nodeTimeout.toNanos() > 0;
+  }
+
+  /** Schedules the first renewal (no later than the validity allows) and the watchdog. */
   void start() {
-    schedule(intervalNanos);
+    long now = ctx.ticker().read();
+    scheduleRenewal(Math.min(intervalNanos, latestStart(now)));
+    scheduleWatchdog(now);
   }
 
   /** Stops renewing (release, loss or a closing client). Idempotent. */
   synchronized void stop() {
     stopped = true;
-    if (next != null) {
-      next.cancel();
-      next = null;
+    cancel(nextRenewal);
+    cancel(watchdog);
+    nextRenewal = null;
+    watchdog = null;
+  }
+
+  private static void cancel(Scheduler.@Nullable Task task) {
+    if (task != null) {
+      task.cancel();
     }
   }
 
-  private synchronized void schedule(long delayNanos) {
+  /** How long from {@code now} an extend may still start and finish before the loss deadline. */
+  private long latestStart(long now) {
+    return Math.max(0, lease.deadlineNanos() - lossMarginNanos - attemptNanos - now);
+  }
+
+  private synchronized void scheduleRenewal(long delayNanos) {
     if (stopped) {
       return;
     }
     try {
-      next = ctx.env().scheduler().schedule(this::renew, delayNanos);
+      nextRenewal = ctx.env().scheduler().schedule(this::renew, delayNanos);
     } catch (RejectedExecutionException closing) {
       stopped = true; // the client is closing: renewal never outlives it
     }
   }
 
+  private synchronized void scheduleWatchdog(long now) {
+    if (stopped) {
+      return;
+    }
+    try {
+      watchdog = ctx.env().scheduler().schedule(this::watch,
+          Math.max(0, lease.deadlineNanos() - lossMarginNanos - now));
+    } catch (RejectedExecutionException closing) {
+      stopped = true;
+    }
+  }
+
+  /** At the loss deadline: lost unless a renewal moved the deadline meanwhile. */
+  private void watch() {
+    long now = ctx.ticker().read();
+    synchronized (this) {
+      watchdog = null;
+      if (stopped || ctx.isClosed() || lease.isOver()) {
+        stopped = true;
+        return;
+      }
+    }
+    if (lease.deadlineNanos() - lossMarginNanos - now > 0) {
+      scheduleWatchdog(now); // a renewal confirmed meanwhile
+      return;
+    }
+    declareLost(now, "no renewal confirmed in time");
+  }
+
   private void renew() {
     long now = ctx.ticker().read();
     synchronized (this) {
-      next = null;
-      if (stopped || !lease.isValid() || ctx.isClosed()) {
+      nextRenewal = null;
+      if (stopped || ctx.isClosed() || lease.isOver()) {
         stopped = true;
         return;
       }
-      if (renewals >= maxRenewals || now - holdUntil >= 0) {
-        stopped = true;
-        lease.markLost(LeaseLoss.Reason.RENEWAL_LIMIT, "the renewal policy's cap was reached after "
-            + renewals + " renewals", List.of());
-        return;
-      }
-      if (!canFinishInTime(now, 0)) {
-        stopped = true;
-        lease.markLost(LeaseLoss.Reason.RENEWAL_FAILED, "too little validity left for another renewal to finish",
-            List.of());
-        return;
-      }
+    }
+    if (renewals >= maxRenewals || now - holdUntil >= 0) {
+      stop();
+      lease.markLost(LeaseLoss.Reason.RENEWAL_LIMIT, "the renewal policy's cap was reached after " + renewals
+          + " renewals", List.of());
+      return;
+    }
+    if (latestStart(now) <= 0) {
+      declareLost(now, "too little validity left for another renewal to finish");
+      return;
+    }
+    synchronized (this) {
       renewals++;
     }
     ctx.metrics().renewal();
@@ -96,30 +176,33 @@ final class Renewer {
   }
 
   private void afterRenewal(long started, DefaultLease.@Nullable ExtendOutcome outcome, @Nullable Throwable failure) {
+    long now = ctx.ticker().read();
     if (outcome != null && outcome.confirmed()) {
-      schedule(Math.max(0, started + intervalNanos - ctx.ticker().read()));
+      scheduleRenewal(Math.min(Math.max(0, started + intervalNanos - now), latestStart(now)));
       return;
     }
-    long now = ctx.ticker().read();
     synchronized (this) {
-      if (stopped || !lease.isValid() || ctx.isClosed()) {
-        stopped = true; // released, lost (the lease signals that itself) or closing
+      if (stopped || ctx.isClosed() || lease.isOver()) {
+        stopped = true; // released, lost (the lease reports that itself) or closing
         return;
       }
-      if (canFinishInTime(now, retryNanos)) {
-        schedule(retryNanos);
-        return;
-      }
-      stopped = true;
     }
-    lease.markLost(LeaseLoss.Reason.RENEWAL_FAILED,
-        "no quorum confirmed a renewal, and no retry could finish before the validity runs out"
-            + (failure == null ? "" : ": " + Futures.unwrap(failure).getMessage()),
-        outcome == null ? List.of() : outcome.outcomes());
+    if (latestStart(now) - retryNanos > 0) {
+      scheduleRenewal(retryNanos);
+    }
+    // Otherwise the watchdog declares the loss at the loss deadline (or at once if it is past).
+    if (latestStart(now) <= 0 && lease.deadlineNanos() - lossMarginNanos - now <= 0) {
+      declareLost(now, "no quorum confirmed a renewal in time"
+          + (failure == null ? "" : ": " + Futures.unwrap(failure).getMessage()));
+    }
   }
 
-  /** Whether an extend sent after {@code delay} would end before the lease's validity does. */
-  private boolean canFinishInTime(long now, long delayNanos) {
-    return lease.deadlineNanos() - (now + delayNanos + attemptNanos) > 0;
+  /** The lease is lost: expired if its validity already ran out (this process was paused), else before it. */
+  private void declareLost(long now, String why) {
+    stop();
+    boolean expired = now - lease.deadlineNanos() >= 0;
+    lease.markLost(expired ? LeaseLoss.Reason.EXPIRED : LeaseLoss.Reason.RENEWAL_FAILED,
+        expired ? "the validity ran out before the holder could be told (this process was likely paused): " + why : why,
+        List.of());
   }
 }

@@ -126,6 +126,46 @@ final class FencedLockIT {
   }
 
   @Test
+  void lock_holdersLeaseLostMeanwhile_anotherThreadStillWaitsForItsUnlock() throws Exception {
+    FencedLock shortLived = redlock.newLock(resource, LockOptions.defaults().withTtl(Timing.scaled(Duration.ofMillis(1500))));
+    shortLived.lock();
+    try {
+      for (int i = 0; i < 3; i++) {
+        nodes.node(i).pause();
+      }
+      assertThat(shortLived.lease().lost().toCompletableFuture()).succeedsWithin(Timing.AWAIT);
+      Cluster.heal(nodes);
+
+      CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(() -> {
+        try {
+          return shortLived.tryLock(200, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      assertThat(other).succeedsWithin(Timing.AWAIT).isEqualTo(false); // this thread still holds it here
+      assertThat(shortLived.isHeldByCurrentThread()).isTrue();
+    } finally {
+      shortLived.unlock(); // no IllegalMonitorStateException: nobody took it over
+    }
+    CompletableFuture<Boolean> after = CompletableFuture.supplyAsync(() -> {
+      boolean held = shortLived.tryLock();
+      if (held) {
+        shortLived.unlock();
+      }
+      return held;
+    });
+    assertThat(after).succeedsWithin(Timing.AWAIT).isEqualTo(true);
+  }
+
+  @Test
+  void newLock_renewalThatCannotWork_isRefusedBeforeAnyLocking() {
+    assertThatThrownBy(() -> redlock.newLock(resource, LockOptions.defaults().withTtl(LockTiming.NODE_TIMEOUT)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(Cluster.holding(nodes, resource)).isZero();
+  }
+
+  @Test
   void newCondition_isUnsupported() {
     assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class);
   }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.TestInfo;
 
 /** Work run under a lock: acquired, kept alive, always released, told when the lease is lost. */
 final class LockedWorkIT {
-  private static final Duration TTL = Timing.scaled(Duration.ofMillis(600));
+  /** Renewal needs room: a renewal window closes two node timeouts and 5 % before the validity does. */
+  private static final Duration TTL = Timing.scaled(Duration.ofSeconds(1));
   private static RedisNodes nodes;
   private Redlock redlock;
   private String resource;
@@ -41,7 +42,7 @@ final class LockedWorkIT {
   @BeforeEach
   void setUp(TestInfo test) {
     resource = "work:" + test.getTestMethod().orElseThrow().getName();
-    redlock = Redlock.create(Cluster.config(nodes).build());
+    redlock = Redlock.create(renewing().build());
     options = LockOptions.defaults().withTtl(TTL).withMaxWait(LockTiming.RETRY_WAIT);
   }
 
@@ -83,16 +84,28 @@ final class LockedWorkIT {
       for (int i = 0; i < 3; i++) {
         nodes.node(i).pause(); // renewal can no longer get a quorum
       }
-      try {
-        new CountDownLatch(1).await(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS); // work until told
-      } catch (InterruptedException e) {
-        interrupted.set(true);
+      // Work that does not consume the interrupt: withLock must clear the one it caused.
+      long giveUp = System.nanoTime() + Timing.AWAIT.toNanos();
+      while (!Thread.currentThread().isInterrupted() && System.nanoTime() < giveUp) {
+        Thread.onSpinWait();
       }
+      interrupted.set(Thread.currentThread().isInterrupted());
       return "unreachable";
     })).isInstanceOf(LockLostException.class).hasMessageContaining("RENEWAL_FAILED");
 
     assertThat(interrupted).as("the work was interrupted").isTrue();
     assertThat(Thread.currentThread().isInterrupted()).as("no interrupt leaks to the caller").isFalse();
+  }
+
+  @Test
+  void withLock_validityRanOutWhileWorking_throwsLockLostEvenWithoutASignal() {
+    FakeTicker ticker = new FakeTicker();
+    try (Redlock client = Redlock.create(renewing().ticker(ticker).build())) {
+      assertThatThrownBy(() -> client.withLock(resource, options.withInterruptOnLoss(false), lease -> {
+        ticker.advance(TTL.multipliedBy(5)); // this process "paused" past the validity
+        return "done too late";
+      })).isInstanceOf(LockLostException.class).hasMessageContaining("EXPIRED");
+    }
   }
 
   @Test
@@ -127,5 +140,11 @@ final class LockedWorkIT {
 
     assertThat(result).succeedsWithin(Timing.AWAIT).asString().startsWith("token ");
     await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes, resource) == 0);
+  }
+
+  /** A client whose node timeout leaves renewal room in a TTL of about a second. */
+  private static RedlockConfig.Builder renewing() {
+    return RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(Timing.scaled(Duration.ofMillis(100)))
+        .connectTimeout(Timing.AWAIT).retryDelay(Duration.ofMillis(20)).retryJitter(Duration.ofMillis(20));
   }
 }

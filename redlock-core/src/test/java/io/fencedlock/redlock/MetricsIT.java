@@ -16,11 +16,13 @@ final class MetricsIT {
   void meters_acquireExtendReleaseRenewalAndLoss_areRecordedWithTheirTags() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (RedisNodes nodes = RedisNodes.start(5);
-        Redlock redlock = Redlock.create(Cluster.config(nodes).metrics(MicrometerMetrics.of(registry, "test")).build())) {
+        Redlock redlock = Redlock.create(RedlockConfig.builder().nodes(nodes.uris())
+            .nodeTimeout(Timing.scaled(Duration.ofMillis(100))).connectTimeout(Timing.AWAIT)
+            .metrics(MicrometerMetrics.of(registry, "test")).build())) {
       Lease lease = redlock.acquire("metrics:one", Duration.ofSeconds(10), LockTiming.RETRY_WAIT);
       lease.extend(Duration.ofSeconds(10));
       lease.release();
-      Lease capped = redlock.acquire("metrics:two", Timing.scaled(Duration.ofMillis(600)), LockTiming.RETRY_WAIT)
+      Lease capped = redlock.acquire("metrics:two", Timing.scaled(Duration.ofSeconds(1)), LockTiming.RETRY_WAIT)
           .keepAlive(Renewal.defaults().maxRenewals(1));
       assertThat(capped.lost().toCompletableFuture()).succeedsWithin(Timing.AWAIT);
       assertThat(redlock.tryAcquire("metrics:two", Duration.ofSeconds(10))).isEmpty(); // still locked: refused

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.TestInfo;
 /** Leases kept alive by renewal, and the signal when renewal cannot keep them. */
 final class RenewalIT {
   /** Short, so that many renewals happen while a test runs; far above loopback latency. */
-  private static final Duration TTL = Timing.scaled(Duration.ofMillis(600));
+  /** Renewal needs room: a renewal window closes two node timeouts and 5 % before the validity does. */
+  private static final Duration TTL = Timing.scaled(Duration.ofSeconds(1));
   private static RedisNodes nodes;
   private Redlock redlock;
   private String resource;
@@ -39,7 +40,7 @@ final class RenewalIT {
   @BeforeEach
   void setUp(TestInfo test) {
     resource = "renewal:" + test.getTestMethod().orElseThrow().getName();
-    redlock = Redlock.create(Cluster.config(nodes).build());
+    redlock = Redlock.create(renewing().build());
   }
 
   @AfterEach
@@ -124,6 +125,44 @@ final class RenewalIT {
   }
 
   @Test
+  void keepAlive_lateInTheLease_signalsTheLossWhileValidityIsLeft() {
+    FakeTicker ticker = new FakeTicker();
+    try (Redlock client = Redlock.create(renewing().ticker(ticker).build())) {
+      Lease lease = client.acquire(resource, Duration.ofSeconds(1), LockTiming.RETRY_WAIT);
+      ticker.advance(Duration.ofMillis(950)); // too late for any renewal to finish in time
+
+      lease.keepAlive(Renewal.defaults());
+
+      LeaseLoss loss = awaitLoss(lease.lost().toCompletableFuture());
+      assertThat(loss.reason()).isEqualTo(LeaseLoss.Reason.RENEWAL_FAILED);
+      assertThat(loss.validityLeft()).isPositive();
+    }
+  }
+
+  @Test
+  void keepAlive_holderPausedPastItsValidity_reportsTheLeaseExpired() {
+    FakeTicker ticker = new FakeTicker();
+    try (Redlock client = Redlock.create(renewing().ticker(ticker).build())) {
+      Lease lease = client.acquire(resource, Duration.ofSeconds(10), LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
+
+      ticker.advance(Duration.ofSeconds(30)); // this process "paused" through the whole validity
+
+      LeaseLoss loss = awaitLoss(lease.lost().toCompletableFuture());
+      assertThat(loss.reason()).isIn(LeaseLoss.Reason.EXPIRED, LeaseLoss.Reason.NO_LONGER_HELD);
+      assertThat(loss.validityLeft()).isZero();
+      assertThat(lease.isValid()).isFalse();
+    }
+  }
+
+  @Test
+  void keepAlive_renewalTtlLeavingNoTimeToRenew_throws() {
+    Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
+    assertThatThrownBy(() -> lease.keepAlive(Renewal.defaults().ttl(Timing.scaled(Duration.ofMillis(100)))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no time to renew");
+    lease.release();
+  }
+
+  @Test
   void keepAlive_twice_throws() {
     Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
     assertThatThrownBy(() -> lease.keepAlive(Renewal.defaults())).isInstanceOf(IllegalStateException.class);
@@ -147,5 +186,11 @@ final class RenewalIT {
 
   private static long expiryReads() {
     return Cluster.commandCalls(nodes, "pttl");
+  }
+
+  /** A client whose node timeout leaves renewal room in a TTL of about a second. */
+  private static RedlockConfig.Builder renewing() {
+    return RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(Timing.scaled(Duration.ofMillis(100)))
+        .connectTimeout(Timing.AWAIT).retryDelay(Duration.ofMillis(20)).retryJitter(Duration.ofMillis(20));
   }
 }

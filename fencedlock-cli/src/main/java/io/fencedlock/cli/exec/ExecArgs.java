@@ -34,8 +34,11 @@ record ExecArgs(List<String> nodes, Duration ttl, Duration maxWait, Duration gra
         FENCEDLOCK_TOKEN     the lease's fencing token: pass it to everything the command writes
         FENCEDLOCK_OWNER     the lease's owner id
       If the lease is lost (renewal cannot reach a quorum in time, or --max-hold is reached), the
-      command gets SIGTERM, then SIGKILL after --grace. SIGTERM or Ctrl-C to exec reach the
-      command the same way, and the lock is released.
+      command and every process it started get SIGTERM, then SIGKILL after --grace, or sooner,
+      when the lease's remaining validity is over. SIGTERM or Ctrl-C to exec stop the command the
+      same way, release the lock, and exec exits with the command's status. If exec itself is
+      killed (SIGKILL, the OOM killer), the command keeps running and the lock expires with its
+      TTL: guard the command's writes with $FENCEDLOCK_TOKEN.
 
       options:
         --nodes URI,...  Redis node URIs (Lettuce syntax), else $FENCEDLOCK_NODES
@@ -51,6 +54,9 @@ record ExecArgs(List<String> nodes, Duration ttl, Duration maxWait, Duration gra
         70  exec itself failed
         75  the lock was not acquired within --wait
         76  the lease was lost while the command ran (the command was stopped)
+        127 the command could not be started
+      a command that exits with one of these itself is told apart by exec's own line on stderr,
+      which starts with "fencedlock exec:".
 
       example, against './fencedlock serve' (run it in another terminal; it prints the node URIs
       and the storage service's URL):

@@ -55,6 +55,14 @@ public final class ExecMain {
     }
   }
 
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs already: it stops the command and releases
+    }
+  }
+
   private static int holdAndRun(Redlock redlock, ExecArgs args, Map<String, String> env, PrintStream err) {
     Lease lease;
     try {
@@ -66,33 +74,41 @@ public final class ExecMain {
       err.println("fencedlock exec: " + e.getMessage());
       return noneAnswered ? ExitCode.NODES_UNREACHABLE.code : ExitCode.NOT_ACQUIRED.code;
     }
+    // SIGTERM or Ctrl-C to exec: the command is stopped first, then the lock released, and exec
+    // exits with the command's own status. Registered before the command starts, so a signal
+    // in between still releases the lock.
+    java.util.concurrent.atomic.AtomicReference<ChildUnderLock> running = new java.util.concurrent.atomic.AtomicReference<>();
+    Thread onSignal = new Thread(() -> {
+      ChildUnderLock started = running.get();
+      if (started != null) {
+        started.stop(args.grace());
+      }
+      lease.close();
+      redlock.close();
+      if (started != null) {
+        Runtime.getRuntime().halt(started.exitStatusIfDone() < 0 ? 128 + 15 : started.exitStatusIfDone());
+      }
+    }, "fencedlock-exec-shutdown");
+    Runtime.getRuntime().addShutdownHook(onSignal);
     ChildUnderLock child;
     try {
-      child = ChildUnderLock.start(args.command(), env, lease, args.grace());
+      child = ChildUnderLock.start(args.command(), env, lease);
     } catch (IOException e) {
+      removeHook(onSignal);
       lease.release();
       err.println("fencedlock exec: cannot run " + args.command().get(0) + ": " + e.getMessage());
       return 127; // as a shell does for a command it cannot run
     }
+    running.set(child);
     lease.keepAlive(Renewal.defaults().ttl(args.ttl()).maxHold(args.maxHold()));
     lease.lost().thenAccept(loss -> {
       err.println("fencedlock exec: the lease on '" + args.resource() + "' was lost (" + loss.reason() + ": "
           + loss.detail() + "); stopping the command");
-      child.stopInBackground();
+      child.stopInBackground(args.grace(), loss.validityLeft());
     });
-    // SIGTERM or Ctrl-C to exec: the command is stopped first, then the lock released.
-    Thread onSignal = new Thread(() -> {
-      child.stop();
-      lease.close();
-    }, "fencedlock-exec-shutdown");
-    Runtime.getRuntime().addShutdownHook(onSignal);
     int exit = child.awaitExit();
     lease.close();
-    try {
-      Runtime.getRuntime().removeShutdownHook(onSignal);
-    } catch (IllegalStateException shuttingDown) {
-      // the hook runs already: it stops the command and releases
-    }
+    removeHook(onSignal);
     return child.stoppedBecauseLost() ? ExitCode.LEASE_LOST.code : exit;
   }
 }

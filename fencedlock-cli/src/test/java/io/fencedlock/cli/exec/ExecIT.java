@@ -110,6 +110,38 @@ final class ExecIT {
   }
 
   @Test
+  void exec_leaseLost_stopsWhatTheCommandStartedToo() throws IOException {
+    Path ticks = dir.resolve("ticks");
+    Path started = dir.resolve("started");
+    ChildProcess exec = exec(List.of("--ttl", "1s", "--grace", "1s", "family", "--", "sh", "-c",
+        "(while true; do echo x >> " + ticks + "; sleep 0.05; done) & touch " + started + "; wait"));
+    await().atMost(Timing.PROCESS).until(() -> Files.exists(started));
+    for (int i = 0; i < 3; i++) {
+      nodes.node(i).pause();
+    }
+
+    assertThat(exec.awaitExit(Timing.PROCESS)).as(exec.output()).isEqualTo(ExitCode.LEASE_LOST.code);
+    long size = Files.size(ticks);
+    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> Files.size(ticks) == size);
+  }
+
+  @Test
+  void exec_pausedPastItsValidity_stopsTheCommandWhenResumed() throws IOException {
+    Path started = dir.resolve("started");
+    ChildProcess exec = exec(List.of("--ttl", "1s", "--grace", "1s", "paused", "--", "sh", "-c",
+        "touch " + started + "; while true; do sleep 0.1; done"));
+    await().atMost(Timing.PROCESS).until(() -> Files.exists(started) && holding("paused") >= 3);
+    ProcessHandle jvm = ProcessHandle.of(exec.pid()).orElseThrow();
+
+    signal(jvm, "STOP"); // the holder itself pauses (a GC pause, a SIGSTOP) past its validity
+    await().atMost(Timing.AWAIT).until(() -> holding("paused") == 0); // its keys expire
+    signal(jvm, "CONT");
+
+    assertThat(exec.awaitExit(Timing.PROCESS)).as(exec.output()).isEqualTo(ExitCode.LEASE_LOST.code);
+    assertThat(exec.stderr()).contains("EXPIRED");
+  }
+
+  @Test
   void exec_sigtermToExec_reachesTheCommandAndReleasesTheLock() throws IOException {
     Path terminated = dir.resolve("terminated");
     Path started = dir.resolve("started");
@@ -117,7 +149,7 @@ final class ExecIT {
         "trap 'echo term > " + terminated + "; exit 0' TERM; touch " + started + "; while true; do sleep 0.1; done"));
     await().atMost(Timing.PROCESS).until(() -> Files.exists(started) && holding("signalled") >= 3);
 
-    exec.terminate(Timing.PROCESS);
+    assertThat(exec.terminate(Timing.PROCESS)).as("the command's own status").isZero();
 
     assertThat(terminated).hasContent("term");
     await().atMost(Timing.AWAIT).until(() -> holding("signalled") == 0); // released, long before its TTL
@@ -137,6 +169,14 @@ final class ExecIT {
     List<String> all = new ArrayList<>(List.of("--nodes", String.join(",", nodes.uris())));
     all.addAll(args);
     return ChildProcess.start(dir, dir, Map.of(), ChildProcess.java(ExecMain.class, all.toArray(String[]::new)));
+  }
+
+  private static void signal(ProcessHandle process, String signal) throws IOException {
+    try {
+      new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static long holding(String key) {

@@ -60,6 +60,9 @@ final class NodeClient implements AutoCloseable {
         .autoReconnect(true)
         // Fail at once while reconnecting: queued commands would only burn the node timeout.
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        // Never replay a command after a reconnect: it may have run already (a request is sent
+        // at most once: the NodeDriver contract), and its caller has given up on it or will.
+        .replayFilter(command -> true)
         // RESP2 needs no HELLO handshake, so older servers and other RESP servers work too.
         .protocolVersion(ProtocolVersion.RESP2)
         .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
@@ -112,12 +115,30 @@ final class NodeClient implements AutoCloseable {
             redis.<T>evalsha(script.sha1(), type, keys, args).whenComplete((value, failure) -> {
               if (failure == null) {
                 result.complete(value);
-              } else if (isNoScript(failure) && (!result.isDone() || script == LuaScript.RELEASE || script == LuaScript.RELEASE_ALL)) {
-                redis.<T>eval(script.source(), type, keys, args).whenComplete(into(result));
+              } else if (isNoScript(failure)) {
+                fallBackToEval(redis, script, type, keys, args, result);
               } else {
                 result.completeExceptionally(failure);
               }
             }));
+  }
+
+  /**
+   * Sends the script's EVAL after a NOSCRIPT, unless the call has timed out meanwhile (a late
+   * lock step could reach the node after the release meant to undo it; a late release is
+   * harmless). Deciding and sending happen under the call's monitor, which the request timer
+   * also holds when it times a call out: so either the EVAL goes out first, and the release
+   * that follows the timeout reaches the node after it, or the timeout wins and no EVAL is sent.
+   */
+  private static <T> void fallBackToEval(RedisAsyncCommands<String, String> redis, LuaScript script,
+      ScriptOutputType type, String[] keys, String[] args, CompletableFuture<T> result) {
+    boolean lateIsHarmless = script == LuaScript.RELEASE || script == LuaScript.RELEASE_ALL;
+    synchronized (result) {
+      if (result.isDone() && !lateIsHarmless) {
+        return;
+      }
+      redis.<T>eval(script.source(), type, keys, args).whenComplete(into(result));
+    }
   }
 
   /** Plain {@code SET key value NX PX ttl}, as every Redlock client sends it. */

@@ -107,7 +107,10 @@ final class RequestTimer implements AutoCloseable {
       // At the head, so cheap; false only if close() took it. Most entries were answered:
       // they cost no exception (whose stack trace would dominate this loop's cost).
       if (queue.remove(head) && !head.request.isDone()) {
-        head.request.completeExceptionally(new TimeoutException());
+        // Under the request's monitor: a NOSCRIPT fallback decides under it too (NodeClient).
+        synchronized (head.request) {
+          head.request.completeExceptionally(new TimeoutException());
+        }
       }
     }
     if (head != null) {
