@@ -27,8 +27,8 @@ final class ProxyServers implements BeforeAllCallback, AfterEachCallback, AfterA
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    target = ToxiproxyTarget.start();
-    echo = EchoServer.start();
+    target = ToxiproxyTarget.start(context);
+    echo = EchoServer.start(target.upstreamHost());
   }
 
   @Override
@@ -39,8 +39,12 @@ final class ProxyServers implements BeforeAllCallback, AfterEachCallback, AfterA
   @Override
   public void afterAll(ExtensionContext context) {
     try {
-      target.close();
-      echo.close();
+      if (target != null) { // null if the class was skipped (no Docker engine)
+        target.close();
+      }
+      if (echo != null) {
+        echo.close();
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
