@@ -14,6 +14,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -42,6 +43,7 @@ final class ToxiproxyTarget implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ToxiproxyTarget.class);
     private static final AtomicInteger NAMES = new AtomicInteger();
+    private static final AtomicBoolean SAID_WHY = new AtomicBoolean();
     private static final ExtensionContext.Namespace SHARED =
             ExtensionContext.Namespace.create(ToxiproxyTarget.class);
 
@@ -106,7 +108,9 @@ final class ToxiproxyTarget implements AutoCloseable {
         if ("true".equalsIgnoreCase(System.getenv("CI"))) {
             Assertions.fail("CI=true but " + reason.get());
         }
-        log.warn("Conformance run against the fault proxy container skipped: {}", reason.get());
+        if (SAID_WHY.compareAndSet(false, true)) {
+            log.warn("Conformance run against the fault proxy container skipped: {}", reason.get());
+        }
         Assumptions.abort("container tests skipped: " + reason.get());
     }
 

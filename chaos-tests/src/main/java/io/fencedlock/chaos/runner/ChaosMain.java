@@ -1,5 +1,7 @@
 package io.fencedlock.chaos.runner;
 
+import io.fencedlock.testkit.Backend;
+import io.fencedlock.testkit.DockerEngine;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,6 +29,12 @@ public final class ChaosMain {
     }
     if (options.help()) {
       out.print(ChaosOptions.usage());
+      return;
+    }
+    if (options.backend() == Backend.CONTAINER && !DockerEngine.isAvailable()) {
+      System.err.println("fencedlock chaos: --backend container needs a Docker engine, and "
+          + DockerEngine.unavailableReason().orElse("none answers"));
+      System.exit(2);
       return;
     }
     List<RunReport> reports = run(options, out);
