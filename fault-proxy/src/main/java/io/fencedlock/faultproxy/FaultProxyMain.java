@@ -1,11 +1,14 @@
 package io.fencedlock.faultproxy;
 
+import com.google.gson.Gson;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs the fault proxy standalone, like {@code toxiproxy-server}:
@@ -23,6 +26,27 @@ public final class FaultProxyMain {
               --seed SEED   fixes toxicity draws and jitter (default: random, printed at start)""";
 
     private FaultProxyMain() {}
+
+    /** The repository of this server's container image (the test kit's {@code JavaImage} builds it). */
+    public static final String IMAGE_REPOSITORY = "fencedlock/fault-proxy";
+
+    /**
+     * Classes whose code sources (jars or class directories) make up this program's runtime class
+     * path: its own and its two libraries' (Gson, SLF4J's API, which without a provider logs
+     * nothing). For running it elsewhere, such as in a container image.
+     */
+    public static List<Class<?>> runtimeClassPath() {
+        return List.of(FaultProxyMain.class, Gson.class, LoggerFactory.class);
+    }
+
+    /**
+     * What follows {@code java -cp <class path>} in this server's container image, as Toxiproxy's
+     * image runs: the API on every interface at Toxiproxy's port 8474. A container's command may
+     * add {@code --seed N}.
+     */
+    public static List<String> containerArgs() {
+        return List.of("-XX:+UseSerialGC", FaultProxyMain.class.getName(), "--host", "0.0.0.0", "--port", "8474");
+    }
 
     /** Parsed command line. Immutable. */
     record Options(String host, int port, OptionalLong seed) {}

@@ -17,6 +17,7 @@ import eu.rekawek.toxiproxy.model.toxic.Timeout;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -99,11 +100,12 @@ final class ClientApiIT {
         Proxy proxy = SERVERS.target().createProxy(client, "relisten", SERVERS.echo().upstream());
         String before = proxy.getListen();
 
-        proxy.setListen("localhost:0");
+        proxy.setListen(SERVERS.target().anyPortListen()); // localhost:0 where the server runs here
 
-        assertThat(proxy.getListen()).matches("127\\.0\\.0\\.1:\\d+").isNotEqualTo(before);
+        assertThat(proxy.getListen()).matches(Pattern.quote(SERVERS.target().proxyHost()) + ":\\d+")
+                .isNotEqualTo(before);
         assertThat(proxy.isEnabled()).isTrue();
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             assertThat(connection.roundTrip(new byte[] {1, 2, 3})).containsExactly(1, 2, 3);
         }
     }

@@ -14,7 +14,7 @@ import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A loopback TCP echo server on one NIO thread (so it adds no threads per connection, which the
+ * A TCP echo server (on loopback unless told otherwise) on one NIO thread (so it adds no threads per connection, which the
  * thread-count test relies on). Closes a connection when the peer does.
  *
  * <p>Thread-safe: the counters may be read from any thread.
@@ -28,9 +28,9 @@ final class EchoServer implements AutoCloseable {
     private final AtomicInteger open = new AtomicInteger();
     private volatile boolean running = true;
 
-    private EchoServer() throws IOException {
+    private EchoServer(InetAddress address) throws IOException {
         server = ServerSocketChannel.open();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        server.bind(new InetSocketAddress(address, 0));
         server.configureBlocking(false);
         selector = Selector.open();
         server.register(selector, SelectionKey.OP_ACCEPT);
@@ -39,9 +39,15 @@ final class EchoServer implements AutoCloseable {
         thread.start();
     }
 
+    /** An echo server on loopback. */
     static EchoServer start() {
+        return start(InetAddress.getLoopbackAddress());
+    }
+
+    /** An echo server on {@code address} (for a proxy in a container: this machine's address on its bridge). */
+    static EchoServer start(InetAddress address) {
         try {
-            return new EchoServer();
+            return new EchoServer(address);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -53,7 +59,7 @@ final class EchoServer implements AutoCloseable {
 
     /** The {@code upstream} value for a proxy in front of this server. */
     String upstream() {
-        return "127.0.0.1:" + port();
+        return server.socket().getInetAddress().getHostAddress() + ":" + port();
     }
 
     int acceptedConnections() {

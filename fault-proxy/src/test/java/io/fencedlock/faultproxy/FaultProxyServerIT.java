@@ -48,7 +48,7 @@ final class FaultProxyServerIT {
         FaultProxyServer server = FaultProxyServer.start(new InetSocketAddress("127.0.0.1", 0));
         Proxy proxy = new ToxiproxyClient("127.0.0.1", server.port())
                 .createProxy("closing", "127.0.0.1:0", echo.upstream());
-        TcpClient connection = ToxiproxyTarget.connect(proxy);
+        TcpClient connection = ToxiproxyTarget.connectOnLoopback(proxy);
         assertThat(connection.roundTrip(new byte[] {9})).containsExactly(9);
 
         server.close();
@@ -56,7 +56,7 @@ final class FaultProxyServerIT {
 
         assertThat(connection.readWithin(Timing.AWAIT)).isNull();
         connection.close();
-        assertThatThrownBy(() -> ToxiproxyTarget.connect(proxy)).hasRootCauseInstanceOf(ConnectException.class);
+        assertThatThrownBy(() -> ToxiproxyTarget.connectOnLoopback(proxy)).hasRootCauseInstanceOf(ConnectException.class);
         assertThatThrownBy(() -> TcpClient.connect("127.0.0.1", server.port()))
                 .hasRootCauseInstanceOf(ConnectException.class);
     }
@@ -81,7 +81,7 @@ final class FaultProxyServerIT {
             proxy.toxics().limitData("cut", ToxicDirection.DOWNSTREAM, 0).setToxicity(0.5f);
             List<Boolean> ran = new ArrayList<>();
             for (int i = 0; i < DRAWS; i++) {
-                try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+                try (TcpClient connection = ToxiproxyTarget.connectOnLoopback(proxy)) {
                     connection.write(new byte[] {1});
                     ran.add(closedWithoutData(connection));
                 }

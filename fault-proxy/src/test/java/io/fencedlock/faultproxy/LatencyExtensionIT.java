@@ -102,7 +102,7 @@ final class LatencyExtensionIT {
         Proxy proxy = client.createProxy("fine", "127.0.0.1:0", echo.upstream());
         assertThat(addLatency(proxy, "{\"latency_us\":300}").status()).isEqualTo(200);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = ToxiproxyTarget.connectOnLoopback(proxy)) {
             for (int i = 0; i < 20; i++) {
                 long start = System.nanoTime();
                 assertThat(connection.roundTrip(new byte[] {(byte) i})).containsExactly(i);

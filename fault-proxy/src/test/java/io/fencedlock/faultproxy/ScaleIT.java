@@ -10,15 +10,13 @@ import io.fencedlock.testkit.support.Timing;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Resource bounds. Dozens of proxies and hundreds of concurrent connections: data passes on all
@@ -34,20 +32,9 @@ final class ScaleIT {
 
     private static final long MAX_ACCEPTED_WHILE_STALLED = 64L * 1024 * 1024;
 
-    private static ToxiproxyTarget target;
-    private static EchoServer echo;
-
-    @BeforeAll
-    static void startServers() {
-        target = ToxiproxyTarget.start();
-        echo = EchoServer.start();
-    }
-
-    @AfterAll
-    static void stopServers() throws IOException {
-        target.close();
-        echo.close();
-    }
+    @RegisterExtension static final ProxyServers SERVERS = new ProxyServers();
+    private final ToxiproxyTarget target = SERVERS.target();
+    private final EchoServer echo = SERVERS.echo();
 
     @Test
     void manyProxiesAndConnections_passData_withBoundedThreadsAndCleanClose() throws IOException {
@@ -83,8 +70,7 @@ final class ScaleIT {
     void stalledDirection_clientKeepsWriting_proxyStopsReadingAtABound() throws IOException {
         Proxy proxy = target.createProxy(target.client(), "stall", echo.upstream());
         proxy.toxics().bandwidth("stall", ToxicDirection.UPSTREAM, 0); // holds everything it gets
-        try (SocketChannel channel = SocketChannel.open(
-                new InetSocketAddress("127.0.0.1", ToxiproxyTarget.listenPort(proxy.getListen())))) {
+        try (SocketChannel channel = SocketChannel.open(target.address(proxy))) {
             channel.configureBlocking(false);
             long[] written = {0};
 
@@ -109,11 +95,11 @@ final class ScaleIT {
         return progress;
     }
 
-    private static List<TcpClient> openAll(List<Proxy> proxies) {
+    private List<TcpClient> openAll(List<Proxy> proxies) {
         List<TcpClient> connections = new ArrayList<>();
         for (Proxy proxy : proxies) {
             for (int c = 0; c < CONNECTIONS_PER_PROXY; c++) {
-                connections.add(ToxiproxyTarget.connect(proxy));
+                connections.add(target.connect(proxy));
             }
         }
         return connections;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The toxics' effect on real TCP traffic through the proxy to a loopback echo server. Lower
+ * The toxics' effect on real TCP traffic through the proxy to an echo server. Lower
  * bounds are the toxics' specified behaviour and are never scaled; upper bounds come from
  * {@link Timing} and are generous because the machine is shared. Where a test tells a delayed
  * exchange from an undelayed one, the delay itself is scaled, so that on a slow machine the two
@@ -43,7 +43,7 @@ final class ToxicTrafficIT {
         Proxy proxy = SERVERS.target().createProxy(client, "latency", SERVERS.echo().upstream());
         proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, 100);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             Duration roundTrip = timed(() -> assertThat(connection.roundTrip(PING)).isEqualTo(PING));
 
             assertThat(roundTrip).isGreaterThanOrEqualTo(Duration.ofMillis(100))
@@ -54,7 +54,7 @@ final class ToxicTrafficIT {
     @Test
     void latency_addedThenRemovedOnLiveConnection_appliesThenStops() throws IOException {
         Proxy proxy = SERVERS.target().createProxy(client, "livelatency", SERVERS.echo().upstream());
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             connection.roundTrip(PING);
             Latency latency = proxy.toxics().latency("lat", ToxicDirection.UPSTREAM, DISTINCT_LATENCY.toMillis());
 
@@ -73,7 +73,7 @@ final class ToxicTrafficIT {
         Duration latency = Timing.scaled(Duration.ofSeconds(1));
         proxy.toxics().latency("lat", ToxicDirection.DOWNSTREAM, latency.toMillis()).setToxicity(0f);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             Duration roundTrip = timed(() -> connection.roundTrip(PING));
 
             assertThat(roundTrip).isLessThan(latency);
@@ -85,7 +85,7 @@ final class ToxicTrafficIT {
         Proxy proxy = SERVERS.target().createProxy(client, "timeout", SERVERS.echo().upstream());
         proxy.toxics().timeout("to", ToxicDirection.DOWNSTREAM, 400);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             connection.write(PING);
             byte[][] received = new byte[1][];
             Duration untilClosed = timed(() -> received[0] = connection.readToEnd());
@@ -101,7 +101,7 @@ final class ToxicTrafficIT {
         Proxy proxy = SERVERS.target().createProxy(client, "timeout0", SERVERS.echo().upstream());
         Timeout timeout = proxy.toxics().timeout("to", ToxicDirection.DOWNSTREAM, 0);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             connection.write(PING);
             assertThat(connection.readWithin(QUIET_WINDOW)).isEmpty();
 
@@ -117,7 +117,7 @@ final class ToxicTrafficIT {
         Proxy proxy = SERVERS.target().createProxy(fresh, "resettimeout", SERVERS.echo().upstream());
         proxy.toxics().timeout("to", ToxicDirection.UPSTREAM, 0);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             connection.write(PING);
             assertThat(connection.readWithin(QUIET_WINDOW)).isEmpty();
 
@@ -132,7 +132,7 @@ final class ToxicTrafficIT {
         Proxy proxy = SERVERS.target().createProxy(client, "resetpeer", SERVERS.echo().upstream());
         proxy.toxics().resetPeer("rp", ToxicDirection.UPSTREAM, 0);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             connection.write(PING);
 
             assertThatThrownBy(connection::readToEnd)
@@ -145,7 +145,7 @@ final class ToxicTrafficIT {
         Proxy proxy = SERVERS.target().createProxy(client, "resetpeerwait", SERVERS.echo().upstream());
         proxy.toxics().resetPeer("rp", ToxicDirection.UPSTREAM, 300);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             connection.write(PING);
             Duration untilReset = timed(() -> assertThatThrownBy(connection::readToEnd)
                     .isInstanceOf(SocketException.class).hasMessageContaining("Connection reset"));
@@ -160,7 +160,7 @@ final class ToxicTrafficIT {
         proxy.toxics().limitData("ld", ToxicDirection.DOWNSTREAM, 10);
         byte[] payload = randomBytes(100);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             connection.write(payload);
 
             assertThat(connection.readToEnd()).isEqualTo(Arrays.copyOf(payload, 10));
@@ -173,7 +173,7 @@ final class ToxicTrafficIT {
         proxy.toxics().bandwidth("bw", ToxicDirection.DOWNSTREAM, 10);
         byte[] payload = randomBytes(3_000);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             byte[][] received = new byte[1][];
             Duration transfer = timed(() -> received[0] = connection.roundTrip(payload));
 
@@ -190,7 +190,7 @@ final class ToxicTrafficIT {
         proxy.toxics().slicer("sl-up", ToxicDirection.UPSTREAM, 1_000, 0);
         byte[] payload = randomBytes(20_000);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             assertThat(connection.roundTrip(payload)).isEqualTo(payload);
         }
     }
@@ -200,7 +200,7 @@ final class ToxicTrafficIT {
         Proxy proxy = SERVERS.target().createProxy(client, "slowclose", SERVERS.echo().upstream());
         proxy.toxics().slowClose("sc", ToxicDirection.DOWNSTREAM, 400);
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             assertThat(connection.roundTrip(PING)).isEqualTo(PING);
             Duration untilClosed = timed(() -> {
                 connection.shutdownOutput();
@@ -215,16 +215,16 @@ final class ToxicTrafficIT {
     @Test
     void disable_liveConnection_closesItAndRefusesNewOnesUntilEnabled() throws IOException {
         Proxy proxy = SERVERS.target().createProxy(client, "disable", SERVERS.echo().upstream());
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             assertThat(connection.roundTrip(PING)).isEqualTo(PING);
 
             proxy.disable();
 
             assertClosedByPeer(connection);
-            assertThatThrownBy(() -> ToxiproxyTarget.connect(proxy)).hasRootCauseInstanceOf(ConnectException.class);
+            assertThatThrownBy(() -> SERVERS.target().connect(proxy)).hasRootCauseInstanceOf(ConnectException.class);
         }
         proxy.enable();
-        try (TcpClient again = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient again = SERVERS.target().connect(proxy)) {
             assertThat(again.roundTrip(PING)).isEqualTo(PING);
         }
     }
@@ -233,7 +233,7 @@ final class ToxicTrafficIT {
     void connect_upstreamRefuses_closesClientAtOnce() throws IOException {
         Proxy proxy = SERVERS.target().createProxy(client, "deadupstream", "127.0.0.1:1");
 
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             assertClosedByPeer(connection);
         }
     }
@@ -241,7 +241,7 @@ final class ToxicTrafficIT {
     @Test
     void delete_liveConnection_closesItAndUpstreamSide() throws IOException {
         Proxy proxy = SERVERS.target().createProxy(client, "deletelive", SERVERS.echo().upstream());
-        try (TcpClient connection = ToxiproxyTarget.connect(proxy)) {
+        try (TcpClient connection = SERVERS.target().connect(proxy)) {
             assertThat(connection.roundTrip(PING)).isEqualTo(PING);
             int openBefore = SERVERS.echo().openConnections();
 

@@ -63,7 +63,15 @@ public final class ContainerNode implements Node {
 
   /** {@code redis://<address on the deployment network>:6379}; see the class comment. */
   public String networkUri() {
-    return "redis://" + spec.address() + ":" + ContainerSpec.CONTAINER_PORT;
+    return "redis://" + networkAddress();
+  }
+
+  /**
+   * {@code <address on the deployment network>:6379}: where another container on that network
+   * (a fault proxy, a client) reaches the node.
+   */
+  public String networkAddress() {
+    return spec.address() + ":" + ContainerSpec.CONTAINER_PORT;
   }
 
   /** The id of the current (or, if killed, the last) run's container. */

@@ -78,6 +78,16 @@ public final class ContainerNodes implements Deployment {
     return nodes;
   }
 
+  /**
+   * The name of the deployment's Docker network, for other containers that are to reach the
+   * nodes at their {@link ContainerNode#networkAddress()} (Testcontainers: {@code
+   * withNetworkMode(name)}). A node's {@link ContainerNode#disconnect()} cuts it off from them
+   * too.
+   */
+  public String networkName() {
+    return network.name();
+  }
+
   /** Every node's {@link ContainerNode#networkUri()} in index order; immutable. */
   public List<String> networkUris() {
     return nodes.stream().map(ContainerNode::networkUri).toList();

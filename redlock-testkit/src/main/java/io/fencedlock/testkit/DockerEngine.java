@@ -83,8 +83,13 @@ public final class DockerEngine {
     return client;
   }
 
-  /** The labels of every object the test kit creates. */
-  static Map<String, String> labels() {
+  /**
+   * The labels of every object the test kit creates. Put them on any other Docker object a test
+   * makes (a Testcontainers container, say) once this JVM has used the engine through the test
+   * kit: then this JVM's shutdown hook, the resource reaper and scripts/docker-setup's sweep remove
+   * it like the test kit's own.
+   */
+  public static Map<String, String> labels() {
     return Map.of(
         LABEL, "true",
         OWNER_LABEL, Long.toString(ProcessHandle.current().pid()),

@@ -1,6 +1,6 @@
 package io.fencedlock.chaos.nemesis;
 
-import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.Deployment;
 import java.time.Duration;
 import java.util.List;
 
@@ -15,11 +15,11 @@ import java.util.List;
 public final class ClockStepFaults implements FaultApplier {
   private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
 
-  private final RedisNodes nodes;
+  private final Deployment nodes;
   private final List<String> lockKeys;
 
   /** @param lockKeys the keys whose expiry the step shortens (the resources' lock keys) */
-  public ClockStepFaults(RedisNodes nodes, List<String> lockKeys) {
+  public ClockStepFaults(Deployment nodes, List<String> lockKeys) {
     this.nodes = nodes;
     this.lockKeys = List.copyOf(lockKeys);
   }

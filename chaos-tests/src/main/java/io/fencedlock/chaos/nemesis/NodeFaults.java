@@ -1,17 +1,18 @@
 package io.fencedlock.chaos.nemesis;
 
-import io.fencedlock.testkit.RedisNode;
-import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.Deployment;
+import io.fencedlock.testkit.Node;
 
 /**
- * Process faults on the Redis nodes: SIGSTOP/SIGCONT, and kill -9 followed by a restart with or
- * without persistence, at once or at heal. Thread-safe as far as {@link RedisNode} is (its
- * methods are synchronized).
+ * Faults on the Redis nodes, on either backend: pause and resume (SIGSTOP/SIGCONT of a process,
+ * the cgroup freezer of a container), and a kill (kill -9, {@code docker kill}) followed by a
+ * restart with or without persistence, at once or at heal. Thread-safe as far as {@link Node} is
+ * (its lifecycle methods are serialized).
  */
 public final class NodeFaults implements FaultApplier {
-  private final RedisNodes nodes;
+  private final Deployment nodes;
 
-  public NodeFaults(RedisNodes nodes) {
+  public NodeFaults(Deployment nodes) {
     this.nodes = nodes;
   }
 
@@ -43,7 +44,7 @@ public final class NodeFaults implements FaultApplier {
 
   @Override
   public void healAll() {
-    for (RedisNode node : nodes) {
+    for (Node node : nodes.nodes()) {
       resume(node);
       if (!node.isRunning()) {
         node.restart();
@@ -51,7 +52,7 @@ public final class NodeFaults implements FaultApplier {
     }
   }
 
-  private static void resume(RedisNode node) {
+  private static void resume(Node node) {
     if (node.isRunning() && node.isPaused()) {
       node.resume();
     }

@@ -1,5 +1,7 @@
 package io.fencedlock.chaos.runner;
 
+import io.fencedlock.testkit.Backend;
+import io.fencedlock.testkit.DockerEngine;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,11 +31,18 @@ public final class ChaosMain {
       out.print(ChaosOptions.usage());
       return;
     }
+    if (options.backend() == Backend.CONTAINER && !DockerEngine.isAvailable()) {
+      System.err.println("fencedlock chaos: --backend container needs a Docker engine, and "
+          + DockerEngine.unavailableReason().orElse("none answers"));
+      System.exit(2);
+      return;
+    }
     List<RunReport> reports = run(options, out);
     out.println();
     out.print(SummaryTable.text(reports));
     Path summary = options.out().resolve("summary-" + System.currentTimeMillis() + ".md");
-    RunFiles.writeString(summary, "Command: ./fencedlock chaos " + String.join(" ", args) + "\n\n" + SummaryTable.markdown(reports));
+    RunFiles.writeString(summary, "Command: ./fencedlock chaos " + String.join(" ", args) + "\n\nNodes on: "
+        + ChaosOptions.backendName(options.backend()) + "\n\n" + SummaryTable.markdown(reports));
     options.out().toFile().mkdirs();
     out.println("\nResults: " + options.out().toAbsolutePath() + " (summary " + summary.getFileName() + ")");
     System.exit(reports.stream().allMatch(RunReport::passed) ? 0 : 1);
@@ -46,9 +55,10 @@ public final class ChaosMain {
   }
 
   static List<RunReport> run(ChaosOptions options, PrintStream out) {
-    ExperimentRunner runner = new ExperimentRunner(options.out(), out);
+    ExperimentRunner runner = new ExperimentRunner(options.out(), out, options.backend());
     List<RunReport> reports = new ArrayList<>();
-    out.printf("chaos: %d experiment(s) x %d schedule(s), first seed %d%n", options.experiments().size(), options.schedules(), options.seed());
+    out.printf("chaos: %d experiment(s) x %d schedule(s), first seed %d, nodes on %s%n", options.experiments().size(),
+        options.schedules(), options.seed(), ChaosOptions.backendName(options.backend()));
     for (Experiment e : options.experiments()) {
       Experiment exp = options.faults().isPresent() ? e.withFaults((int) options.faults().getAsLong()) : e;
       for (int i = 0; i < options.schedules(); i++) {

@@ -1,5 +1,6 @@
 package io.fencedlock.chaos.runner;
 
+import io.fencedlock.testkit.Backend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -15,12 +16,15 @@ import java.util.OptionalLong;
  * @param seed the seed of the first schedule; schedule i uses seed + i
  * @param faults fault count per schedule, overriding each experiment's default
  * @param out the output root
+ * @param backend what runs the nodes and the fault proxy
  * @param help whether to print the usage and exit
  */
-record ChaosOptions(List<Experiment> experiments, int schedules, long seed, OptionalLong faults, Path out, boolean help) {
+record ChaosOptions(List<Experiment> experiments, int schedules, long seed, OptionalLong faults, Path out, Backend backend,
+    boolean help) {
 
   static final String USAGE = """
       usage: ./fencedlock chaos [--experiments a,b,...] [--schedules N] [--seed S] [--faults N] [--out DIR]
+                                [--backend process|container]
 
       Runs Jepsen-style chaos experiments against real Redis nodes, per-link fault proxies and the
       fenced storage service, checks each history and asserts each experiment's expectation.
@@ -30,6 +34,10 @@ record ChaosOptions(List<Experiment> experiments, int schedules, long seed, Opti
         --seed         seed of the first schedule, to replay a run (default: random, printed)
         --faults       faults per schedule (default: per experiment)
         --out          output root (default chaos-tests/target/chaos)
+        --backend      process (default): redis-server processes, the fault proxy in this JVM;
+                       container: a container per node and the fault proxy in a container
+                       (Testcontainers' ToxiproxyContainer) on their network; needs a Docker
+                       engine (scripts/docker-setup)
         --help         this text
 
       Each run writes <out>/<experiment>/<timestamp>/{history.jsonl,results.json,timeline.html}.
@@ -46,11 +54,12 @@ record ChaosOptions(List<Experiment> experiments, int schedules, long seed, Opti
     int schedules = 1;
     long seed = new SecureRandom().nextLong();
     OptionalLong faults = OptionalLong.empty();
+    Backend backend = Backend.PROCESS;
     Path out = Files.isDirectory(Path.of("chaos-tests")) ? Path.of("chaos-tests", "target", "chaos") : Path.of("target", "chaos");
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (arg.equals("--help") || arg.equals("-h")) {
-        return new ChaosOptions(experiments, schedules, seed, faults, out, true);
+        return new ChaosOptions(experiments, schedules, seed, faults, out, backend, true);
       }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException("missing value for " + arg);
@@ -62,10 +71,25 @@ record ChaosOptions(List<Experiment> experiments, int schedules, long seed, Opti
         case "--seed" -> seed = number(arg, value);
         case "--faults" -> faults = OptionalLong.of(positive(arg, value));
         case "--out" -> out = Path.of(value);
+        case "--backend" -> backend = backend(value);
         default -> throw new IllegalArgumentException("unknown option " + arg);
       }
     }
-    return new ChaosOptions(experiments, schedules, seed, faults, out, false);
+    return new ChaosOptions(experiments, schedules, seed, faults, out, backend, false);
+  }
+
+  private static Backend backend(String value) {
+    for (Backend b : Backend.values()) {
+      if (backendName(b).equals(value)) {
+        return b;
+      }
+    }
+    throw new IllegalArgumentException("--backend must be process or container, not '" + value + "'");
+  }
+
+  /** The backend as the command line names it: {@code process} or {@code container}. */
+  static String backendName(Backend backend) {
+    return backend.name().toLowerCase(java.util.Locale.ROOT);
   }
 
   private static List<Experiment> named(String value) {

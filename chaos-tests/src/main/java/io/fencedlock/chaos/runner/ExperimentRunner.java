@@ -17,6 +17,7 @@ import io.fencedlock.chaos.nemesis.NemesisRunner;
 import io.fencedlock.chaos.nemesis.NodeFaults;
 import io.fencedlock.chaos.nemesis.ProxyFaults;
 import io.fencedlock.chaos.workload.Workload;
+import io.fencedlock.testkit.Backend;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,10 +38,18 @@ public final class ExperimentRunner {
 
   private final Path outputRoot;
   private final PrintStream out;
+  private final Backend backend;
 
+  /** A runner whose nodes are processes. */
   public ExperimentRunner(Path outputRoot, PrintStream out) {
+    this(outputRoot, out, Backend.PROCESS);
+  }
+
+  /** A runner whose nodes (and fault proxy) run on {@code backend}; see {@link ChaosCluster}. */
+  public ExperimentRunner(Path outputRoot, PrintStream out, Backend backend) {
     this.outputRoot = outputRoot;
     this.out = out;
+    this.backend = backend;
   }
 
   /** Runs the experiment with the schedule generated from {@code seed}. */
@@ -53,7 +62,7 @@ public final class ExperimentRunner {
    * schedule shrinks); {@code seed} only fixes the proxy server's random draws.
    */
   public RunReport run(Experiment experiment, long seed, FaultSchedule schedule) {
-    out.printf("%s: seed %d, schedule: %s%n", experiment.name(), seed, schedule);
+    out.printf("%s: seed %d, nodes on %s, schedule: %s%n", experiment.name(), seed, ChaosOptions.backendName(backend), schedule);
     long livenessBound = experiment.workload().maxLeaseTtl().plus(LIVENESS_SLACK).toNanos();
     long began = System.nanoTime();
     History history = execute(experiment, seed, schedule, livenessBound);
@@ -62,7 +71,7 @@ public final class ExperimentRunner {
     List<String> unmet = experiment.check().unmet(metrics);
     long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
     Path dir = RunFiles.newRunDir(outputRoot, experiment.name());
-    RunReport report = new RunReport(experiment, seed, schedule, metrics, checks, unmet, took, dir);
+    RunReport report = new RunReport(experiment, seed, backend, schedule, metrics, checks, unmet, took, dir);
     RunFiles.write(report, history);
     out.printf("%s: %s (seed %d) -> %s%n", experiment.name(), report.verdict(), seed, dir);
     unmet.forEach(u -> out.println("  unmet: " + u));
@@ -71,7 +80,7 @@ public final class ExperimentRunner {
 
   private History execute(Experiment experiment, long seed, FaultSchedule schedule, long livenessBound) {
     long planned = schedule.endMillis() + TimeUnit.NANOSECONDS.toMillis(livenessBound);
-    try (ChaosCluster cluster = ChaosCluster.start(experiment.nodes(), experiment.workload().clients(), experiment.persistence(), seed);
+    try (ChaosCluster cluster = ChaosCluster.start(backend, experiment.nodes(), experiment.workload().clients(), experiment.persistence(), seed);
         Workload workload = new Workload(experiment.workload(), cluster)) {
       workload.open();
       // The history's time 0 is once everything is up, so timelines do not start with the start-up.

@@ -25,6 +25,7 @@ final class ResultsJson {
     o.put("name", r.experiment().name());
     o.put("expectation", r.experiment().expectation());
     o.put("seed", r.seed());
+    o.put("backend", ChaosOptions.backendName(r.backend()));
     o.put("verdict", r.verdict());
     o.put("unmet", r.unmet());
     o.put("operations", m.operations());
@@ -39,7 +40,7 @@ final class ResultsJson {
     o.put("writesRejected", m.writesRejected());
     o.put("recoveryMillis", m.recoveryMillis());
     o.put("durationMillis", r.durationMillis());
-    o.put("replay", "./fencedlock chaos --experiments " + r.experiment().name() + " --faults " + r.experiment().faults() + " --seed " + r.seed());
+    o.put("replay", r.replayCommand());
     o.put("schedule", r.schedule().faults().stream().map(ScheduledFault::toString).toList());
     o.put("checks", r.checks().results().stream().map(ResultsJson::check).toList());
     return o;

@@ -2,6 +2,7 @@ package io.fencedlock.chaos.runner;
 
 import io.fencedlock.chaos.checker.CompositeResult;
 import io.fencedlock.chaos.nemesis.FaultSchedule;
+import io.fencedlock.testkit.Backend;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -10,6 +11,7 @@ import java.util.List;
  *
  * @param experiment what ran
  * @param seed the seed that generated its schedule (replay with {@code --seed})
+ * @param backend what ran the nodes and the proxies
  * @param schedule the faults
  * @param metrics the measured numbers
  * @param checks every checker's result
@@ -17,7 +19,7 @@ import java.util.List;
  * @param durationMillis wall time of the run
  * @param dir where its files are
  */
-public record RunReport(Experiment experiment, long seed, FaultSchedule schedule, RunMetrics metrics,
+public record RunReport(Experiment experiment, long seed, Backend backend, FaultSchedule schedule, RunMetrics metrics,
     CompositeResult checks, List<String> unmet, long durationMillis, Path dir) {
 
   public RunReport {
@@ -27,6 +29,12 @@ public record RunReport(Experiment experiment, long seed, FaultSchedule schedule
   /** Whether the expectation held. */
   public boolean passed() {
     return unmet.isEmpty();
+  }
+
+  /** The command that runs the same schedule again. */
+  public String replayCommand() {
+    return "./fencedlock chaos --experiments " + experiment.name() + " --faults " + experiment.faults() + " --seed " + seed
+        + (backend == Backend.PROCESS ? "" : " --backend " + ChaosOptions.backendName(backend));
   }
 
   /** PASS or FAIL. */

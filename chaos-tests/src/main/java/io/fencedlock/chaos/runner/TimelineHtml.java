@@ -107,16 +107,15 @@ final class TimelineHtml {
 
   private static String page(RunReport r, String svg) {
     RunMetrics m = r.metrics();
-    String summary = String.format("seed %d &middot; %d ops &middot; %d acquisitions &middot; ME violations %d &middot; "
+    String summary = String.format("seed %d &middot; nodes on %s &middot; %d ops &middot; %d acquisitions &middot; ME violations %d &middot; "
             + "token violations %d &middot; stale writes accepted %d &middot; writes rejected %d &middot; canary lost updates %d",
-        r.seed(), m.operations(), m.acquisitions(), m.meViolations(), m.tokenViolations(), m.staleWritesAccepted(),
+        r.seed(), r.backend() == io.fencedlock.testkit.Backend.CONTAINER ? "containers" : "processes", m.operations(), m.acquisitions(), m.meViolations(), m.tokenViolations(), m.staleWritesAccepted(),
         m.writesRejected(), m.canaryViolations());
     return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + Svg.escape(r.experiment().name())
         + "</title></head>\n<body style=\"font-family:sans-serif;margin:12px\">\n<h2 style=\"margin:4px 0\">"
         + Svg.escape(r.experiment().name()) + " &mdash; <span style=\"color:" + (r.passed() ? "#2a9d3a" : "#d62828") + "\">"
         + r.verdict() + "</span></h2>\n<div>" + Svg.escape(r.experiment().expectation()) + "</div>\n<div style=\"color:#555\">"
         + summary + "</div>\n<div style=\"color:#555\">Lock bars show the last 5 digits of their token; hover any mark "
-        + "or band for details. Replay: <code>./fencedlock chaos --experiments " + Svg.escape(r.experiment().name()) + " --faults " + r.experiment().faults() + " --seed " + r.seed()
-        + "</code></div>\n" + svg + "</body></html>\n";
+        + "or band for details. Replay: <code>" + Svg.escape(r.replayCommand()) + "</code></div>\n" + svg + "</body></html>\n";
   }
 }

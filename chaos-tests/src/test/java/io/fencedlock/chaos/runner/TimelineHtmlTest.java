@@ -11,6 +11,7 @@ import io.fencedlock.chaos.history.HistoryRecorder;
 import io.fencedlock.chaos.history.Op;
 import io.fencedlock.chaos.history.OpType;
 import io.fencedlock.chaos.nemesis.FaultSchedule;
+import io.fencedlock.testkit.Backend;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ final class TimelineHtmlTest {
   void render_handMadeRun_svgWithRowsBandsHoldsAndEscapedLabels() {
     History h = history();
     CompositeResult checks = Checkers.compose(Checkers.standard(1), h);
-    RunReport report = new RunReport(Experiments.CLIENT_PAUSE, 5, new FaultSchedule(List.of()), RunMetrics.of(h, checks), checks,
+    RunReport report = new RunReport(Experiments.CLIENT_PAUSE, 5, Backend.PROCESS, new FaultSchedule(List.of()), RunMetrics.of(h, checks), checks,
         List.of("x"), 10, Path.of("."));
 
     String html = TimelineHtml.render(report, h);
