@@ -51,17 +51,20 @@ final class HandoffScenario implements Scenario {
       held.release();
       board.awaitNextHolder(grants, SIT_OUT_MILLIS);
     });
+    CostMeter meter = CostMeter.create();
     Workers.pause(window.warmup());
     board.handoffs().getIntervalHistogram();
     long errorsBefore = errors.count();
     long overlapsBefore = board.overlaps();
+    CostMeter.Snapshot costBefore = meter.start();
     long start = System.nanoTime();
     Workers.pause(window.measure());
     Histogram measured = board.handoffs().getIntervalHistogram();
     long elapsed = System.nanoTime() - start;
+    ClientCost cost = meter.since(costBefore); // per handoff; this system's clients are the only ones running
     long errorCount = errors.count() - errorsBefore;
     long overlapCount = board.overlaps() - overlapsBefore;
     workers.stopAndJoin();
-    return new Measurement(measured, elapsed, errorCount, overlapCount, errors.first());
+    return new Measurement(measured, elapsed, errorCount, overlapCount, errors.first(), cost);
   }
 }

@@ -1,6 +1,7 @@
 package io.fencedlock.bench;
 
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one run of one system in one scenario produced.
@@ -10,20 +11,30 @@ import org.HdrHistogram.Histogram;
  * @param errors operations that failed (not granted, timed out) and were not recorded
  * @param overlaps times two clients held the lock at once (only the handoff scenario checks)
  * @param firstError the message of the first error, or empty; tells what the errors were
+ * @param cost what the measured window cost the client side, or null if not measured
  */
-record Measurement(Histogram latencies, long elapsedNanos, long errors, long overlaps, String firstError) {
+record Measurement(Histogram latencies, long elapsedNanos, long errors, long overlaps, String firstError,
+    @Nullable ClientCost cost) {
+
+  /** A measurement without the client's cost (the storage bench: its server runs in this JVM). */
+  Measurement(Histogram latencies, long elapsedNanos, long errors, long overlaps, String firstError) {
+    this(latencies, elapsedNanos, errors, overlaps, firstError, null);
+  }
 
   Stats stats() {
     double seconds = elapsedNanos / 1e9;
+    long count = latencies.getTotalCount();
     return new Stats(
         micros(latencies.getValueAtPercentile(50)),
         micros(latencies.getValueAtPercentile(99)),
         micros(latencies.getValueAtPercentile(99.9)),
         micros(latencies.getMaxValue()),
-        latencies.getTotalCount() / seconds,
-        latencies.getTotalCount(),
+        count / seconds,
+        count,
         errors,
-        overlaps);
+        overlaps,
+        cost == null ? Double.NaN : cost.cpuMicrosPer(count),
+        cost == null ? Double.NaN : cost.bytesPer(count));
   }
 
   private static double micros(long nanos) {

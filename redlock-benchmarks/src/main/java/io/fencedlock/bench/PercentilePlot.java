@@ -14,7 +14,7 @@ import org.HdrHistogram.HistogramIterationValue;
 final class PercentilePlot {
   /** One colour per system, the same in every plot. */
   private static final java.util.Map<String, String> COLORS = java.util.Map.of(
-      Systems.FLOOR_1, "#7f7f7f", Systems.FLOOR_N, "#17becf", Systems.FLOOR_N_AGAIN, "#9edae5",
+      Systems.FLOOR_RAW, "#8c564b", Systems.FLOOR_1, "#7f7f7f", Systems.FLOOR_N, "#17becf", Systems.FLOOR_N_AGAIN, "#9edae5",
       Systems.FLOOR_N_CAD, "#bcbd22",
       Systems.UNFENCED, "#2ca02c", Systems.FENCED, "#1f77b4", Systems.FENCED_SEPARATE, "#aec7e8",
       Systems.REDISSON_REDLOCK, "#d62728", Systems.REDISSON_FENCED, "#ff7f0e");

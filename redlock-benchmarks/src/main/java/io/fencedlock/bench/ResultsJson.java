@@ -9,19 +9,26 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes results.json: run info, per scenario and system the median figures (latencies in
- * microseconds), the per-repetition figures and the ratios, and the {@code targets} array.
+ * microseconds, the client's CPU time and allocation per operation), their spread over the
+ * repetitions, the per-repetition figures and the ratios, and the {@code targets} array.
  */
 final class ResultsJson {
+  /** The systems every other is compared with, and how their names read in JSON keys. */
+  private static final Map<String, String> BASES = orderedBases();
+
   private ResultsJson() {}
 
   static void write(Path file, RunInfo info, Map<String, ScenarioResult> scenarios, List<Target> targets) {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("run", info.toMap());
     ScenarioResult s1 = scenarios.get("1");
-    root.put("roundTripMicros", s1 == null ? null : nanToNull(Targets.roundTripMicros(s1)));
+    root.put("roundTripMicros", s1 == null ? null : nanToNull(round(Targets.roundTripMicros(s1))));
+    root.put("roundTripSystem", Targets.ROUND_TRIP_SYSTEM);
+    root.put("floorNRoundTripMicros", s1 == null ? null : nanToNull(round(Targets.floorNRoundTripMicros(s1))));
     List<Object> list = new ArrayList<>();
     scenarios.values().forEach(s -> list.add(scenario(s)));
     root.put("scenarios", list);
@@ -30,20 +37,26 @@ final class ResultsJson {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", t.name());
       entry.put("value", nanToNull(round(t.value())));
-      entry.put("limit", t.limit());
+      entry.put("limit", nanToNull(round(t.limit())));
       entry.put("comparison", t.atMost() ? "<=" : ">=");
       entry.put("met", t.met());
+      if (t.limitRule() != null) {
+        entry.put("limitRule", t.limitRule());
+      }
+      if (t.repetitions() != null) {
+        entry.put("repetitions", range(t.repetitions()));
+      }
       targetList.add(entry);
     }
     root.put("targets", targetList);
     List<Object> referenceList = new ArrayList<>();
-    Targets.references(scenarios).forEach((name, value) -> {
+    for (Targets.Reference reference : Targets.references(scenarios)) {
       Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("name", name);
-      entry.put("value", nanToNull(round(value)));
-      entry.put("meaning", "bounds the Redisson RedLock targets of the same scenario: no quorum client beats floor-N beyond noise");
+      entry.put("name", reference.name());
+      entry.put("value", nanToNull(round(reference.value())));
+      entry.put("meaning", reference.meaning());
       referenceList.add(entry);
-    });
+    }
     root.put("references", referenceList);
     try {
       Files.createDirectories(file.getParent());
@@ -61,14 +74,20 @@ final class ResultsJson {
     for (SystemResult r : s.systems()) {
       Map<String, Object> sys = new LinkedHashMap<>();
       sys.put("name", r.system());
-      sys.put("median", r.median());
-      sys.put("p50OverFloorN", nanToNull(round(s.p50Ratio(r.system(), Systems.FLOOR_N).orElse(Double.NaN))));
-      sys.put("opsOverFloorN", nanToNull(round(s.opsRatio(r.system(), Systems.FLOOR_N).orElse(Double.NaN))));
-      sys.put("p50OverRedissonRedLock",
-          nanToNull(round(s.p50Ratio(r.system(), Systems.REDISSON_REDLOCK).orElse(Double.NaN))));
-      sys.put("opsOverRedissonRedLock",
-          nanToNull(round(s.opsRatio(r.system(), Systems.REDISSON_REDLOCK).orElse(Double.NaN))));
-      sys.put("repetitions", r.reps());
+      sys.put("median", r.median().toMap());
+      Map<String, Object> spread = new LinkedHashMap<>();
+      spread.put("p50", range(r.range(Stats::p50)));
+      spread.put("opsPerSec", range(r.range(Stats::opsPerSec)));
+      spread.put("cpuMicrosPerOp", range(r.range(Stats::cpuMicrosPerOp)));
+      spread.put("allocatedBytesPerOp", range(r.range(Stats::allocatedBytesPerOp)));
+      sys.put("spread", spread);
+      BASES.forEach((base, suffix) -> {
+        sys.put("p50Over" + suffix, ratio(s.p50Ratio(r.system(), base)));
+        sys.put("opsOver" + suffix, ratio(s.opsRatio(r.system(), base)));
+      });
+      sys.put("cpuOverFloorRaw", ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::cpuMicrosPerOp)));
+      sys.put("allocatedOverFloorRaw", ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::allocatedBytesPerOp)));
+      sys.put("repetitions", Stats.toMaps(r.reps()));
       sys.put("errorSamples", r.errorSamples());
       systems.add(sys);
     }
@@ -76,11 +95,27 @@ final class ResultsJson {
     return map;
   }
 
+  private static @Nullable Double ratio(java.util.Optional<Double> ratio) {
+    return ratio.map(ResultsJson::round).orElse(null);
+  }
+
+  private static @Nullable List<Double> range(@Nullable Range range) {
+    return range == null ? null : List.of(round(range.min()), round(range.max()));
+  }
+
+  private static Map<String, String> orderedBases() {
+    Map<String, String> bases = new LinkedHashMap<>();
+    bases.put(Systems.FLOOR_RAW, "FloorRaw");
+    bases.put(Systems.FLOOR_N, "FloorN");
+    bases.put(Systems.REDISSON_REDLOCK, "RedissonRedLock");
+    return bases;
+  }
+
   static double round(double v) {
     return Math.round(v * 1000) / 1000.0;
   }
 
-  private static Double nanToNull(double v) {
+  private static @Nullable Double nanToNull(double v) {
     return Double.isNaN(v) ? null : v;
   }
 }

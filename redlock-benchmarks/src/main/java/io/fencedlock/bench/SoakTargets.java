@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * Reads the targets of an earlier {@code --soak} run from soak.json in the output directory,
- * so results.json lists every target of issue 5; none if no soak ran there.
+ * so results.json lists every target of issues 5 and 20; none if no soak ran there.
  */
 final class SoakTargets {
   private SoakTargets() {}
@@ -28,7 +28,7 @@ final class SoakTargets {
       for (JsonElement e : root.getAsJsonArray("targets")) {
         JsonObject t = e.getAsJsonObject();
         targets.add(new Target(t.get("name").getAsString(), t.get("value").getAsDouble(), t.get("limit").getAsDouble(),
-            t.get("atMost").getAsBoolean(), t.get("met").getAsBoolean()));
+            t.get("atMost").getAsBoolean(), t.get("met").getAsBoolean(), null, null));
       }
       return targets;
     } catch (IOException e) {

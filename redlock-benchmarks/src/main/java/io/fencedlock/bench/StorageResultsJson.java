@@ -35,10 +35,10 @@ final class StorageResultsJson {
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("writers", writers);
         entry.put("frontEnd", system.system());
-        entry.put("median", system.median());
+        entry.put("median", system.median().toMap());
         entry.put("opsOverJdk", result.opsRatio(system.system(), StorageFrontEnd.JDK).orElse(null));
         entry.put("p50OverJdk", result.p50Ratio(system.system(), StorageFrontEnd.JDK).orElse(null));
-        entry.put("repetitions", system.reps());
+        entry.put("repetitions", Stats.toMaps(system.reps()));
         entry.put("errorSamples", system.errorSamples());
         list.add(entry);
       }

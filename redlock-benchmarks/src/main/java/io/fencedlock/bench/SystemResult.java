@@ -3,6 +3,7 @@ package io.fencedlock.bench;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One system's runs in one scenario: per-repetition figures, their medians, and all
@@ -41,6 +42,11 @@ final class SystemResult {
 
   Stats median() {
     return Stats.median(reps);
+  }
+
+  /** The smallest and largest of {@code figure} over the repetitions; null if none has it. */
+  @Nullable Range range(java.util.function.ToDoubleFunction<Stats> figure) {
+    return Stats.range(reps, figure);
   }
 
   Histogram merged() {

@@ -8,6 +8,8 @@ import java.util.List;
  * proxy) and closed together. The names are the keys of tables and results.json.
  */
 final class Systems implements AutoCloseable {
+  /** The real floor: no client library, RESP by hand, one I/O thread ({@link FloorRawSystem}). */
+  static final String FLOOR_RAW = "floor-raw";
   static final String FLOOR_1 = "floor-1";
   static final String FLOOR_N = "floor-N";
   /**
@@ -31,6 +33,7 @@ final class Systems implements AutoCloseable {
     Systems systems = new Systems();
     try {
       int quorum = uris.size() / 2 + 1;
+      systems.all.add(new FloorRawSystem(FLOOR_RAW, uris, quorum));
       systems.all.add(new FloorSystem(FLOOR_1, uris.subList(0, 1), 1));
       systems.all.add(new FloorSystem(FLOOR_N, uris, quorum));
       // The control and the diagnostic explain scenario 1's ratios, so they run only there.

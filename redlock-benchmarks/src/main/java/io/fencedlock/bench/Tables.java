@@ -4,41 +4,92 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
-/** Renders the per-scenario tables and the target list as Markdown. */
+/**
+ * Renders the per-scenario tables (latency and throughput; the client's cost and the spread
+ * over repetitions) and the target list as Markdown.
+ */
 final class Tables {
+  static final String COST_NOTE = "Client side only: this JVM's process CPU time (without the in-process fault"
+      + " proxy's threads) and heap allocation, per operation (scenario 3: per handoff); the Redis servers are"
+      + " separate processes and not counted. Medians over the repetitions, smallest–largest in brackets.";
+
   private Tables() {}
 
   static String markdown(Map<String, ScenarioResult> scenarios, List<Target> targets) {
     StringBuilder out = new StringBuilder();
     for (ScenarioResult s : scenarios.values()) {
       out.append("### Scenario ").append(s.id()).append(": ").append(s.title()).append("\n\n");
-      out.append("| system | p50 µs | p99 µs | p99.9 µs | max µs | ops/s | p50 / floor-N | ops / floor-N"
-          + " | p50 / Redisson RedLock | errors |\n");
-      out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-      for (SystemResult r : s.systems()) {
-        Stats m = r.median();
-        out.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.0f | %s | %s | %s | %d |%n",
-            r.system(), m.p50(), m.p99(), m.p999(), m.max(), m.opsPerSec(),
-            ratio(s.p50Ratio(r.system(), Systems.FLOOR_N)), ratio(s.opsRatio(r.system(), Systems.FLOOR_N)),
-            ratio(s.p50Ratio(r.system(), Systems.REDISSON_REDLOCK)), m.errors() + m.overlaps()));
-      }
+      latency(out, s);
+      out.append('\n').append(COST_NOTE).append("\n\n");
+      cost(out, s);
       out.append('\n');
     }
-    out.append("### Targets\n\n| target | value | limit | met |\n|---|---:|---:|---|\n");
-    for (Target t : targets) {
-      out.append(String.format(Locale.ROOT, "| %s | %s | %s %.1f | %s |%n", t.name(),
-          Double.isNaN(t.value()) ? "n/a" : String.format(Locale.ROOT, "%.2f", t.value()),
-          t.atMost() ? "≤" : "≥", t.limit(), t.met() ? "yes" : "**no**"));
-    }
-    Map<String, Double> references = Targets.references(scenarios);
+    targets(out, targets);
+    List<Targets.Reference> references = Targets.references(scenarios);
     if (!references.isEmpty()) {
-      out.append("\nReferences (beyond the run's noise, no client waiting for a quorum of parallel replies can beat"
-          + " Redisson RedLock by more):\n\n");
-      references.forEach((name, value) -> out.append(String.format(Locale.ROOT, "- %s = %s%n", name,
-          Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.2f", value))));
+      out.append("\nReferences (no targets):\n\n");
+      for (Targets.Reference r : references) {
+        out.append(String.format(Locale.ROOT, "- %s = %s: %s%n", r.name(), number(r.value()), r.meaning()));
+      }
     }
     return out.toString();
+  }
+
+  private static void latency(StringBuilder out, ScenarioResult s) {
+    out.append("| system | p50 µs | p99 µs | p99.9 µs | max µs | ops/s | p50 / floor-raw | p50 / floor-N"
+        + " | ops / floor-raw | ops / floor-N | p50 / Redisson RedLock | errors |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (SystemResult r : s.systems()) {
+      Stats m = r.median();
+      out.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.0f | %s | %s | %s | %s | %s | %d |%n",
+          r.system(), m.p50(), m.p99(), m.p999(), m.max(), m.opsPerSec(),
+          ratio(s.p50Ratio(r.system(), Systems.FLOOR_RAW)), ratio(s.p50Ratio(r.system(), Systems.FLOOR_N)),
+          ratio(s.opsRatio(r.system(), Systems.FLOOR_RAW)), ratio(s.opsRatio(r.system(), Systems.FLOOR_N)),
+          ratio(s.p50Ratio(r.system(), Systems.REDISSON_REDLOCK)), m.errors() + m.overlaps()));
+    }
+  }
+
+  private static void cost(StringBuilder out, ScenarioResult s) {
+    out.append("| system | p50 µs | ops/s | CPU µs/op | CPU / floor-raw | allocated bytes/op | allocated / floor-raw |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|\n");
+    for (SystemResult r : s.systems()) {
+      Stats m = r.median();
+      out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", r.system(),
+          spread(m.p50(), r, Stats::p50, "%.1f"), spread(m.opsPerSec(), r, Stats::opsPerSec, "%.0f"),
+          spread(m.cpuMicrosPerOp(), r, Stats::cpuMicrosPerOp, "%.1f"),
+          ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::cpuMicrosPerOp)),
+          spread(m.allocatedBytesPerOp(), r, Stats::allocatedBytesPerOp, "%.0f"),
+          ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::allocatedBytesPerOp))));
+    }
+  }
+
+  private static void targets(StringBuilder out, List<Target> targets) {
+    out.append("### Targets\n\n| target | value | per repetition | limit | met |\n|---|---:|---:|---|---|\n");
+    for (Target t : targets) {
+      Range reps = t.repetitions();
+      out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s %s%s | %s |%n", t.name(), number(t.value()),
+          reps == null ? "–" : number(reps.min()) + "–" + number(reps.max()),
+          t.atMost() ? "≤" : "≥", number(t.limit()), t.limitRule() == null ? "" : " (" + t.limitRule() + ")",
+          t.met() ? "yes" : "**no**"));
+    }
+  }
+
+  /** "412.0 (398.2–431.9)": the median, and the smallest and largest repetition. */
+  private static String spread(double median, SystemResult r, ToDoubleFunction<Stats> figure, String format) {
+    if (Double.isNaN(median)) {
+      return "–";
+    }
+    Range range = r.range(figure);
+    String value = String.format(Locale.ROOT, format, median);
+    return range == null || r.reps().size() < 2 ? value
+        : value + " (" + String.format(Locale.ROOT, format, range.min()) + "–"
+            + String.format(Locale.ROOT, format, range.max()) + ")";
+  }
+
+  private static String number(double value) {
+    return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.2f", value);
   }
 
   private static String ratio(Optional<Double> r) {

@@ -36,15 +36,18 @@ final class ThroughputScenario implements Scenario {
         errors.record(e); // counted, and reported with the run
       }
     });
+    CostMeter meter = CostMeter.create();
     Workers.pause(window.warmup());
     recorder.getIntervalHistogram(); // drop the warm-up
     long errorsBefore = errors.count();
+    CostMeter.Snapshot costBefore = meter.start();
     long start = System.nanoTime();
     Workers.pause(window.measure());
     Histogram measured = recorder.getIntervalHistogram();
     long elapsed = System.nanoTime() - start;
+    ClientCost cost = meter.since(costBefore); // this system's clients are the only ones running
     long errorCount = errors.count() - errorsBefore;
     workers.stopAndJoin();
-    return new Measurement(measured, elapsed, errorCount, 0, errors.first());
+    return new Measurement(measured, elapsed, errorCount, 0, errors.first(), cost);
   }
 }

@@ -6,32 +6,43 @@ import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
- * One client acquiring and releasing a resource nobody else uses, back to back (closed loop:
+ * One client acquiring and releasing resources nobody else uses, back to back (closed loop:
  * the next operation starts when the last ends, so there is no schedule to fall behind and
- * no coordinated omission to correct). Scenarios 1 and 4; they differ only in the links.
+ * no coordinated omission to correct). Scenarios 1 and 4 use one resource and differ only in
+ * the links; scenario 1-many cycles over {@link #MANY} resources, as an application locking
+ * many keys does.
  *
  * <p>The systems are measured in turns of {@link #TURN}: a system's own stragglers (replies
  * still arriving after an operation returned) land on its own next operation, as they do
  * for a real client, except for the last operation of a turn; and the machine's slower
  * changes of speed, which made two identical systems measured one after the other differ by
- * up to 10 % at p50, land on all of them alike.
+ * up to 10 % at p50, land on all of them alike. Only one system works during a turn, so the
+ * client side's CPU time and allocations sampled around it ({@link CostMeter}) are that
+ * system's.
  */
 final class UncontendedScenario implements TurnTakingScenario {
   /** Long enough that a turn's first operation is a small part of it (hundreds on loopback). */
   static final Duration TURN = Duration.ofMillis(100);
+  /** Resources the client of scenario 1-many cycles over. */
+  static final int MANY = 100;
 
   private final String id;
   private final String title;
+  private final int resources;
   private final LongSupplier clock;
 
-  UncontendedScenario(String id, String title) {
-    this(id, title, System::nanoTime);
+  UncontendedScenario(String id, String title, int resources) {
+    this(id, title, resources, System::nanoTime);
   }
 
   /** With {@code clock} (nanoseconds) timing turns and operations, for tests with a manual clock. */
-  UncontendedScenario(String id, String title, LongSupplier clock) {
+  UncontendedScenario(String id, String title, int resources, LongSupplier clock) {
+    if (resources < 1) {
+      throw new IllegalArgumentException("resources must be at least 1: " + resources);
+    }
     this.id = id;
     this.title = title;
+    this.resources = resources;
     this.clock = clock;
   }
 
@@ -52,9 +63,9 @@ final class UncontendedScenario implements TurnTakingScenario {
 
   @Override
   public List<Measurement> runInTurns(List<LockSystem> systems, Window window) {
-    List<Entrant> entrants = systems.stream().map(Entrant::new).toList();
-    entrants.forEach(entrant -> loop(entrant.system, entrant.resource, window.warmup(),
-        Measurement.newHistogram(), new ErrorTally()));
+    CostMeter meter = CostMeter.create();
+    List<Entrant> entrants = systems.stream().map(system -> new Entrant(system, meter)).toList();
+    entrants.forEach(entrant -> entrant.loop(window.warmup(), Measurement.newHistogram(), new ErrorTally()));
     long wanted = window.measure().toNanos();
     List<Entrant> unfinished;
     for (int round = 0; !(unfinished = entrants.stream().filter(e -> e.measuredNanos < wanted).toList()).isEmpty(); round++) {
@@ -71,37 +82,48 @@ final class UncontendedScenario implements TurnTakingScenario {
   /** One system's share of a run in turns: what its turns have recorded so far. */
   private final class Entrant {
     final LockSystem system;
-    final String resource;
+    final CostMeter meter;
+    /** Named once, so that cycling over them allocates nothing in any system's turn. */
+    final String[] names = new String[resources];
     final Histogram latencies = Measurement.newHistogram();
     final ErrorTally errors = new ErrorTally();
     long measuredNanos;
+    ClientCost cost = ClientCost.ZERO;
+    int next;
 
-    Entrant(LockSystem system) {
+    Entrant(LockSystem system, CostMeter meter) {
       this.system = system;
-      this.resource = "bench:s" + id + ":" + system.name();
+      this.meter = meter;
+      for (int i = 0; i < resources; i++) {
+        names[i] = "bench:s" + id + ":" + system.name() + (resources == 1 ? "" : ":" + i);
+      }
     }
 
     void takeTurn(Duration length) {
+      CostMeter.Snapshot before = meter.start();
       long start = clock.getAsLong();
-      loop(system, resource, length, latencies, errors);
+      loop(length, latencies, errors);
       measuredNanos += clock.getAsLong() - start;
+      cost = cost.plus(meter.since(before));
+    }
+
+    void loop(Duration length, Histogram into, ErrorTally tally) {
+      long end = clock.getAsLong() + length.toNanos();
+      long now;
+      while ((now = clock.getAsLong()) < end) {
+        String resource = names[next];
+        next = next + 1 == names.length ? 0 : next + 1;
+        try {
+          system.acquire(resource, Duration.ZERO).release();
+          into.recordValue(clock.getAsLong() - now);
+        } catch (NotGrantedException e) {
+          tally.record(e); // reported as the run's error count
+        }
+      }
     }
 
     Measurement measurement() {
-      return new Measurement(latencies, measuredNanos, errors.count(), 0, errors.first());
-    }
-  }
-
-  private void loop(LockSystem system, String resource, Duration length, Histogram into, ErrorTally errors) {
-    long end = clock.getAsLong() + length.toNanos();
-    long now;
-    while ((now = clock.getAsLong()) < end) {
-      try {
-        system.acquire(resource, Duration.ZERO).release();
-        into.recordValue(clock.getAsLong() - now);
-      } catch (NotGrantedException e) {
-        errors.record(e); // reported as the run's error count
-      }
+      return new Measurement(latencies, measuredNanos, errors.count(), 0, errors.first(), cost);
     }
   }
 }

@@ -26,27 +26,39 @@ final class BenchSmokeIT {
 
     JsonObject results = JsonParser.parseString(Files.readString(dir.resolve("results.json"))).getAsJsonObject();
     JsonArray scenarios = results.getAsJsonArray("scenarios");
-    assertThat(scenarios).hasSize(4);
+    assertThat(scenarios).extracting(s -> s.getAsJsonObject().get("id").getAsString())
+        .containsExactly("1", "1-many", "2", "3", "4");
     for (JsonElement scenario : scenarios) {
+      String id = scenario.getAsJsonObject().get("id").getAsString();
       JsonArray systems = scenario.getAsJsonObject().getAsJsonArray("systems");
       assertThat(systems.size()).isGreaterThanOrEqualTo(4);
+      if (!id.equals("3")) {
+        assertThat(systems).as("scenario %s", id)
+            .anyMatch(s -> s.getAsJsonObject().get("name").getAsString().equals(Systems.FLOOR_RAW));
+      }
       for (JsonElement system : systems) {
         JsonObject median = system.getAsJsonObject().getAsJsonObject("median");
-        assertThat(median.keySet()).contains("p50", "p99", "p999", "max", "opsPerSec");
+        assertThat(median.keySet()).contains("p50", "p99", "p999", "max", "opsPerSec", "cpuMicrosPerOp",
+            "allocatedBytesPerOp");
+        assertThat(system.getAsJsonObject().getAsJsonObject("spread").keySet()).contains("p50", "cpuMicrosPerOp");
       }
     }
     JsonArray targets = results.getAsJsonArray("targets");
-    assertThat(targets).isNotEmpty();
+    assertThat(targets).extracting(t -> t.getAsJsonObject().get("name").getAsString())
+        .contains("s1.unfenced_p50_over_floorRaw", "s1.fenced_p50_over_floorRaw", "s1.fenced_cpu_per_op_over_floorRaw",
+            "s1-many.fenced_p50_over_floorRaw", "s2.fenced_ops_over_floorRaw", "s3.fenced8instances_handoff_p50_in_round_trips",
+            "s1.redissonRedLock_p50_over_fenced", "s4.redissonRedLock_p50_over_fenced");
     for (JsonElement target : targets) {
-      assertThat(target.getAsJsonObject().keySet()).contains("name", "value", "limit", "met");
+      assertThat(target.getAsJsonObject().keySet()).contains("name", "value", "limit", "met", "repetitions");
     }
     JsonArray references = results.getAsJsonArray("references");
     assertThat(references).extracting(r -> r.getAsJsonObject().get("name").getAsString())
-        .containsExactly("s1.redissonRedLock_p50_over_floorN", "s4.redissonRedLock_p50_over_floorN");
-    assertThat(references).allSatisfy(r -> assertThat(r.getAsJsonObject().get("value").getAsDouble()).isPositive());
-    assertThat(scenarios.get(3).getAsJsonObject().get("title").getAsString()).contains("1 ms ± 0.2 ms");
-    assertThat(Files.readString(dir.resolve("report.html"))).contains("<svg", "polyline");
-    assertThat(progress.toString(StandardCharsets.UTF_8)).contains("scenario 1", "scenario 4");
+        .contains("s1.redissonRedLock_p50_over_floorN", "s4.redissonRedLock_p50_over_floorN");
+    assertThat(results.get("roundTripSystem").getAsString()).isEqualTo(Systems.FLOOR_RAW);
+    assertThat(results.get("roundTripMicros").getAsDouble()).isPositive();
+    assertThat(scenarios.get(4).getAsJsonObject().get("title").getAsString()).contains("1 ms ± 0.2 ms");
+    assertThat(Files.readString(dir.resolve("report.html"))).contains("<svg", "polyline", "CPU µs/op");
+    assertThat(progress.toString(StandardCharsets.UTF_8)).contains("scenario 1 ", "scenario 1-many", "scenario 4");
   }
 
   @Test

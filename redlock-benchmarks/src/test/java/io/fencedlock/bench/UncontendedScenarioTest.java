@@ -27,7 +27,7 @@ final class UncontendedScenarioTest {
     Duration measure = Duration.ofMillis(600);
 
     List<Measurement> measurements =
-        new UncontendedScenario("1", "test", clock::get).runInTurns(systems, new Window(Duration.ZERO, measure));
+        new UncontendedScenario("1", "test", 1, clock::get).runInTurns(systems, new Window(Duration.ZERO, measure));
 
     assertThat(measurements).hasSize(3);
     assertThat(measurements).allSatisfy(m -> {
@@ -48,7 +48,7 @@ final class UncontendedScenarioTest {
     List<String> calls = Collections.synchronizedList(new ArrayList<>());
     List<LockSystem> systems = List.of(new StandIn("a", calls), new StandIn("b", calls), new StandIn("c", calls));
 
-    new UncontendedScenario("1", "test", clock::get).runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(600)));
+    new UncontendedScenario("1", "test", 1, clock::get).runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(600)));
 
     Map<String, Set<String>> predecessors = new HashMap<>();
     for (int i = 1; i < calls.size(); i++) {
@@ -72,11 +72,59 @@ final class UncontendedScenarioTest {
     List<LockSystem> systems = List.of(new StandIn("ok", Collections.synchronizedList(new ArrayList<>())), refusing);
 
     List<Measurement> measurements =
-        new UncontendedScenario("1", "test", clock::get).runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
+        new UncontendedScenario("1", "test", 1, clock::get).runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
 
     assertThat(measurements.get(0).errors()).isZero();
     assertThat(measurements.get(1).errors()).isPositive();
     assertThat(measurements.get(1).firstError()).isEqualTo("held");
+  }
+
+  @Test
+  void runInTurns_clientCost_goesToTheSystemWhoseTurnItWas() {
+    List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.atomic.AtomicReference<byte[]> sink = new java.util.concurrent.atomic.AtomicReference<>();
+    LockSystem allocating = new StandIn("allocating", calls) {
+      @Override
+      public Held acquire(String resource, Duration maxWait) {
+        sink.set(new byte[ALLOCATED_PER_OP]); // kept reachable, so it cannot be optimized away
+        return super.acquire(resource, maxWait);
+      }
+    };
+    LockSystem burning = new StandIn("burning", calls) {
+      @Override
+      public Held acquire(String resource, Duration maxWait) {
+        burnCpu(CPU_PER_OP_NANOS);
+        return super.acquire(resource, maxWait);
+      }
+    };
+    List<LockSystem> systems = List.of(allocating, burning, new StandIn("idle", calls));
+
+    List<Measurement> m =
+        new UncontendedScenario("1", "test", 1, clock::get).runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
+
+    Stats allocatingStats = m.get(0).stats();
+    Stats burningStats = m.get(1).stats();
+    Stats idleStats = m.get(2).stats();
+    assertThat(allocatingStats.allocatedBytesPerOp()).isBetween((double) ALLOCATED_PER_OP, ALLOCATED_PER_OP * 1.2);
+    assertThat(burningStats.allocatedBytesPerOp()).isLessThan(ALLOCATED_PER_OP / 10.0);
+    assertThat(idleStats.allocatedBytesPerOp()).isLessThan(ALLOCATED_PER_OP / 10.0);
+    // Process CPU comes in 10 ms ticks: 200 operations of 5 ms are a second, the others' far less.
+    double burnedMicros = CPU_PER_OP_NANOS / 1e3;
+    assertThat(burningStats.cpuMicrosPerOp()).isGreaterThan(burnedMicros * 0.8);
+    assertThat(idleStats.cpuMicrosPerOp()).isLessThan(burnedMicros * 0.3);
+    assertThat(allocatingStats.cpuMicrosPerOp()).isLessThan(burnedMicros * 0.3);
+  }
+
+  private static final int ALLOCATED_PER_OP = 64 * 1024;
+  private static final long CPU_PER_OP_NANOS = 5_000_000;
+
+  /** Spins until this thread has used {@code nanos} of CPU, however busy the machine is. */
+  private static void burnCpu(long nanos) {
+    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    long until = threads.getCurrentThreadCpuTime() + nanos;
+    while (threads.getCurrentThreadCpuTime() < until) {
+      Thread.onSpinWait();
+    }
   }
 
   /** Records which system ran, and takes a millisecond of the manual clock per acquire + release. */

@@ -1,0 +1,159 @@
+package io.fencedlock.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** floor-raw against real redis-server processes: its RESP, its pipelining, its failures. */
+final class FloorRawSystemIT {
+  private static RedisNodes redis;
+
+  @BeforeAll
+  static void startNodes() {
+    redis = RedisNodes.start(5);
+  }
+
+  @AfterAll
+  static void stopNodes() {
+    redis.close();
+  }
+
+  @Test
+  void send_manyCommandsBeforeAnyReply_eachReplyReachesItsOwnCommand() {
+    int keys = 250;
+    List<String> replies = Collections.synchronizedList(new ArrayList<>());
+    List<String> expected = new ArrayList<>();
+    try (RawNodes nodes = RawNodes.connect(redis.uris().subList(0, 1), "test-io")) {
+      ByteBuffer buffer = ByteBuffer.allocateDirect(256);
+      for (int i = 0; i < keys; i++) {
+        String key = "it:pipelined:" + i;
+        send(nodes, RespCommands.set(buffer, key, i, 60_000), replies, i + " first SET", expected, "STATUS 0");
+        send(nodes, RespCommands.set(buffer, key, i, 60_000), replies, i + " second SET", expected, "NIL 0");
+        send(nodes, RespCommands.del(buffer, key), replies, i + " first DEL", expected, "INTEGER 1");
+        send(nodes, RespCommands.del(buffer, key), replies, i + " second DEL", expected, "INTEGER 0");
+      }
+      await(() -> replies.size() == expected.size());
+
+      assertThat(replies).containsExactlyElementsOf(expected);
+      assertThat(nodes.node(0).pendingReplies()).isZero();
+    }
+  }
+
+  @Test
+  void acquire_32ClientsAtOnce_allGrantedAndEveryKeyDeleted() throws InterruptedException {
+    int clients = 32;
+    int opsEach = 100;
+    AtomicInteger granted = new AtomicInteger();
+    List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+    try (FloorRawSystem floor = new FloorRawSystem("floor-raw", redis.uris(), 3)) {
+      List<Thread> threads = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        String resource = "it:concurrent:" + c;
+        threads.add(new Thread(() -> {
+          try {
+            for (int i = 0; i < opsEach; i++) {
+              floor.acquire(resource, Duration.ZERO).release();
+              granted.incrementAndGet();
+            }
+          } catch (RuntimeException e) {
+            failures.add(e);
+          }
+        }));
+      }
+      threads.forEach(Thread::start);
+      for (Thread thread : threads) {
+        thread.join(Timing.WORKLOAD.toMillis());
+      }
+
+      assertThat(failures).isEmpty();
+      assertThat(granted).hasValue(clients * opsEach);
+    }
+    // Closing drops the last DELs' stragglers, but a quorum deleted every key; the other nodes too
+    // unless the close came first, so check the quorum.
+    for (int c = 0; c < clients; c++) {
+      String key = "it:concurrent:" + c;
+      long holding = redis.nodes().stream().filter(n -> !"0".equals(String.valueOf(n.command("EXISTS", key)))).count();
+      assertThat(holding).as(key).isLessThanOrEqualTo(2);
+    }
+  }
+
+  @Test
+  void acquire_heldResource_isRefusedAndTheRefusalUndoesEveryGrant() {
+    try (FloorRawSystem floor = new FloorRawSystem("floor-raw", redis.uris(), 3)) {
+      floor.acquire("it:held", Duration.ZERO);
+
+      assertThatThrownBy(() -> floor.acquire("it:held", Duration.ZERO))
+          .isInstanceOf(NotGrantedException.class).hasMessageContaining("it:held is held");
+      // floor semantics: the undo is a plain DEL on every node (not a real lock's compare-and-delete)
+      floor.acquire("it:held", Duration.ZERO).release();
+    }
+  }
+
+  @Test
+  void acquire_throughOneMillisecondLinks_takesTwoDelayedRoundTrips() {
+    try (LatencyLinks links = LatencyLinks.start(redis.uris(), 1_000, 200);
+        FloorRawSystem floor = new FloorRawSystem("floor-raw", links.uris(), 3)) {
+      for (int i = 0; i < 20; i++) {
+        long start = System.nanoTime();
+        floor.acquire("it:links", Duration.ZERO).release();
+        // Each of the two steps waits for the third reply, each reply delayed 0.8 ms at least.
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(1_600_000L);
+      }
+    }
+  }
+
+  @Test
+  void acquire_nodesFailing_grantedWhileAQuorumAnswers_thenRefusedWithoutWaitingOutTheTimeout() {
+    try (RedisNodes own = RedisNodes.start(5);
+        FloorRawSystem floor = new FloorRawSystem("floor-raw", own.uris(), 3)) {
+      own.node(0).kill();
+      own.node(1).kill();
+      await(() -> grants(floor)); // the connections notice the kills on their next read
+
+      own.node(2).kill();
+      long start = System.nanoTime();
+
+      assertThatThrownBy(() -> {
+        for (int i = 0; i < 10; i++) { // until the third dead connection has been noticed
+          floor.acquire("it:failing", Duration.ZERO).release();
+        }
+      }).isInstanceOf(NotGrantedException.class).hasMessageContaining("connection to");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(BenchTiming.COMMAND_TIMEOUT);
+    }
+  }
+
+  private static boolean grants(FloorRawSystem floor) {
+    try {
+      floor.acquire("it:failing", Duration.ZERO).release();
+      return true;
+    } catch (NotGrantedException e) {
+      return false; // a killed node's reply not in yet: try again
+    }
+  }
+
+  private static void send(RawNodes nodes, ByteBuffer command, List<String> replies, String what,
+      List<String> expected, String expectedReply) {
+    expected.add(what + ": " + expectedReply);
+    nodes.node(0).send(command, (kind, integer, error) -> replies.add(what + ": " + kind + " " + integer));
+  }
+
+  private static void await(BooleanSupplier condition) {
+    long deadline = System.nanoTime() + Timing.AWAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("condition within " + Timing.AWAIT).isLessThan(deadline);
+      Workers.pause(Timing.POLL);
+    }
+  }
+}

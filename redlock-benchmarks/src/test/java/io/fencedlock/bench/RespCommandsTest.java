@@ -1,0 +1,64 @@
+package io.fencedlock.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+final class RespCommandsTest {
+
+  @Test
+  void set_writesARespArrayWithTheOwnerInHex() {
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("bench:s1"));
+
+    RespCommands.set(out, "bench:s1", 0x0123456789abcdefL, 10_000);
+
+    assertThat(text(out)).isEqualTo("*6\r\n$3\r\nSET\r\n$8\r\nbench:s1\r\n$16\r\n0123456789abcdef\r\n"
+        + "$2\r\nNX\r\n$2\r\nPX\r\n$5\r\n10000\r\n");
+  }
+
+  @Test
+  void set_negativeOwner_isSixteenHexDigits() {
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("k"));
+
+    RespCommands.set(out, "k", -1L, 1);
+
+    assertThat(text(out)).contains("$16\r\nffffffffffffffff\r\n").endsWith("$1\r\n1\r\n");
+  }
+
+  @Test
+  void del_writesARespArray() {
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("a-key-of-ten-chars"));
+
+    RespCommands.del(out, "a-key-of-ten-chars");
+
+    assertThat(text(out)).isEqualTo("*2\r\n$3\r\nDEL\r\n$18\r\na-key-of-ten-chars\r\n");
+  }
+
+  @Test
+  void del_nonAsciiKey_countsItsUtf8Bytes() {
+    String key = "schlüssel€";
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor(key));
+
+    RespCommands.del(out, key);
+
+    assertThat(text(out)).isEqualTo("*2\r\n$3\r\nDEL\r\n$13\r\n" + key + "\r\n");
+  }
+
+  @Test
+  void set_reusedBuffer_startsAfresh() {
+    ByteBuffer out = ByteBuffer.allocateDirect(RespCommands.capacityFor("a-longer-key"));
+    RespCommands.set(out, "a-longer-key", 1, 10_000);
+
+    RespCommands.del(out, "k");
+
+    assertThat(text(out)).isEqualTo("*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n");
+  }
+
+  private static String text(ByteBuffer buffer) {
+    byte[] bytes = new byte[buffer.remaining()];
+    buffer.duplicate().get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+}
