@@ -70,11 +70,16 @@ final class BenchSmokeIT {
     JsonArray results = JsonParser.parseString(Files.readString(dir.resolve("storage.json")))
         .getAsJsonObject().getAsJsonArray("results");
     assertThat(results).hasSize(2 * StorageBench.WRITERS.size());
+    java.util.Map<String, Double> bestPerFrontEnd = new java.util.HashMap<>();
     for (JsonElement result : results) {
       JsonObject median = result.getAsJsonObject().getAsJsonObject("median");
-      assertThat(median.get("opsPerSec").getAsDouble()).isPositive();
       assertThat(median.get("errors").getAsLong()).isZero();
+      bestPerFrontEnd.merge(result.getAsJsonObject().get("frontEnd").getAsString(),
+          median.get("opsPerSec").getAsDouble(), Math::max);
     }
+    // The smoke plan's windows are tiny: on a loaded machine one of them may see no write
+    // complete. Each front end must still have written in some of them.
+    assertThat(bestPerFrontEnd).hasSize(2).allSatisfy((frontEnd, ops) -> assertThat(ops).as(frontEnd).isPositive());
     assertThat(Files.readString(dir.resolve("storage.md"))).contains("storage-jetty", "storage-jdk-httpserver");
   }
 
