@@ -10,19 +10,19 @@ import org.jspecify.annotations.Nullable;
  */
 record ApiResponse(int status, @Nullable JsonElement body, boolean trailingNewline) {
 
-    static ApiResponse ok(JsonElement body) {
-        return new ApiResponse(200, body, false);
-    }
+  static ApiResponse ok(JsonElement body) {
+    return new ApiResponse(200, body, false);
+  }
 
-    static ApiResponse created(JsonElement body) {
-        return new ApiResponse(201, body, false);
-    }
+  static ApiResponse created(JsonElement body) {
+    return new ApiResponse(201, body, false);
+  }
 
-    static ApiResponse noContent() {
-        return new ApiResponse(204, null, false);
-    }
+  static ApiResponse noContent() {
+    return new ApiResponse(204, null, false);
+  }
 
-    static ApiResponse error(ApiException error) {
-        return new ApiResponse(error.status(), JsonMapping.errorJson(error), true);
-    }
+  static ApiResponse error(ApiException error) {
+    return new ApiResponse(error.status(), JsonMapping.errorJson(error), true);
+  }
 }

@@ -10,31 +10,34 @@ import org.jspecify.annotations.Nullable;
  */
 final class SlowCloseStage extends ToxicStage {
 
-    private @Nullable Cancellable timer;
+  private @Nullable Cancellable timer;
 
-    SlowCloseStage(ToxicConfig config, ChunkSink out, StageContext context) {
-        super(config, out, context);
-    }
+  SlowCloseStage(ToxicConfig config, ChunkSink out, StageContext context) {
+    super(config, out, context);
+  }
 
-    @Override
-    protected void onChunk(Chunk chunk) {
-        emit(chunk);
-    }
+  @Override
+  protected void onChunk(Chunk chunk) {
+    emit(chunk);
+  }
 
-    @Override
-    protected void onEnd() {
-        long delay = TimeUnit.MILLISECONDS.toNanos(config.attribute("delay"));
-        timer = context.schedule(delay, () -> {
-            timer = null;
-            emitEnd();
-        });
-    }
+  @Override
+  protected void onEnd() {
+    long delay = TimeUnit.MILLISECONDS.toNanos(config.attribute("delay"));
+    timer =
+        context.schedule(
+            delay,
+            () -> {
+              timer = null;
+              emitEnd();
+            });
+  }
 
-    @Override
-    protected Held onInterrupt() {
-        // A pending end is handed to the replacement, which delays it again (or not, if removed).
-        cancel(timer);
-        timer = null;
-        return held(List.of());
-    }
+  @Override
+  protected Held onInterrupt() {
+    // A pending end is handed to the replacement, which delays it again (or not, if removed).
+    cancel(timer);
+    timer = null;
+    return held(List.of());
+  }
 }

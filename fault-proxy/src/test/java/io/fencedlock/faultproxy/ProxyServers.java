@@ -11,15 +11,17 @@ import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The servers a conformance test class talks to: the Toxiproxy under test (ours in this JVM or in
- * a container, or a real one from {@code TOXIPROXY_URL}) and an echo server as the proxies'
- * upstream. Started once per
- * class, proxies deleted after each test; without a Docker engine for a container target, every
- * test is skipped (failed in CI, see {@link ToxiproxyTarget}). Register as a static field with
- * {@code @RegisterExtension}.
+ * The servers a conformance test class talks to: the Toxiproxy under test (ours in this JVM or in a
+ * container, or a real one from {@code TOXIPROXY_URL}) and an echo server as the proxies' upstream.
+ * Started once per class, proxies deleted after each test; without a Docker engine for a container
+ * target, every test is skipped (failed in CI, see {@link ToxiproxyTarget}). Register as a static
+ * field with {@code @RegisterExtension}.
  */
 final class ProxyServers
-    implements BeforeAllCallback, TestInstancePreConstructCallback, AfterEachCallback, AfterAllCallback {
+    implements BeforeAllCallback,
+        TestInstancePreConstructCallback,
+        AfterEachCallback,
+        AfterAllCallback {
   private ToxiproxyTarget target;
   private EchoServer echo;
   private TestAbortedException skipped; // why there is no target (no Docker engine), if so
@@ -44,7 +46,8 @@ final class ProxyServers
   }
 
   @Override
-  public void preConstructTestInstance(TestInstanceFactoryContext factory, ExtensionContext context) {
+  public void preConstructTestInstance(
+      TestInstanceFactoryContext factory, ExtensionContext context) {
     if (skipped != null) {
       throw new TestAbortedException(skipped.getMessage());
     }

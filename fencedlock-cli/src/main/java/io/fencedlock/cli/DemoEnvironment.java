@@ -12,9 +12,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What the demo and {@code serve} run on: five local redis-server processes (the testkit's
- * bundled binary, {@code appendfsync always}) and the fenced storage service on SQLite in a fresh
- * temp dir.
+ * What the demo and {@code serve} run on: five local redis-server processes (the testkit's bundled
+ * binary, {@code appendfsync always}) and the fenced storage service on SQLite in a fresh temp dir.
  *
  * <p>Thread-safe; {@link #close()} is idempotent and stops everything this object started, so it
  * can run from a shutdown hook while another thread still uses the environment.
@@ -35,8 +34,8 @@ public final class DemoEnvironment implements AutoCloseable {
   }
 
   /**
-   * Starts the nodes, then the service on {@code port} (0 = ephemeral). Nothing is left running
-   * if a step fails.
+   * Starts the nodes, then the service on {@code port} (0 = ephemeral). Nothing is left running if
+   * a step fails.
    *
    * @throws io.fencedlock.testkit.RedisStartupException if a node does not come up
    * @throws io.fencedlock.storage.store.StoreException if the database cannot be opened

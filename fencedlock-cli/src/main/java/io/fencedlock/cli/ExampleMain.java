@@ -10,9 +10,9 @@ import java.io.PrintStream;
 import java.time.Duration;
 
 /**
- * {@code ./fencedlock example}: the library's basic use against five local Redis nodes it
- * starts itself. Acquire, use the fencing token, extend, release; then what a client sees
- * when a majority of nodes is down.
+ * {@code ./fencedlock example}: the library's basic use against five local Redis nodes it starts
+ * itself. Acquire, use the fencing token, extend, release; then what a client sees when a majority
+ * of nodes is down.
  */
 public final class ExampleMain {
   private static final String RESOURCE = "orders:42";
@@ -42,14 +42,18 @@ public final class ExampleMain {
     long firstToken;
     try (Lease lease = redlock.acquire(RESOURCE, TTL, Duration.ofSeconds(2))) {
       firstToken = lease.fencingToken();
-      out.printf("Acquired '%s': fencing token %d, owner %s, valid for %d ms%n",
+      out.printf(
+          "Acquired '%s': fencing token %d, owner %s, valid for %d ms%n",
           RESOURCE, firstToken, lease.ownerId(), lease.remainingValidity().toMillis());
-      out.printf("  -> write to your storage with token %d; it must reject any lower token later%n", firstToken);
+      out.printf(
+          "  -> write to your storage with token %d; it must reject any lower token later%n",
+          firstToken);
       out.printf("  extend by %s: %s%n", TTL, lease.extend(TTL));
       out.printf("  released while still valid: %s%n", lease.release());
     }
     try (Lease next = redlock.acquire(RESOURCE, TTL, Duration.ofSeconds(2))) {
-      out.printf("Acquired again: token %d (> %d: a later lease always has a larger token)%n",
+      out.printf(
+          "Acquired again: token %d (> %d: a later lease always has a larger token)%n",
           next.fencingToken(), firstToken);
     }
   }

@@ -54,11 +54,16 @@ public final class ServeMain {
     out.println();
     out.println("Try it from another terminal:");
     out.println("  # the holder of fencing token 2 writes: 200 OK");
-    out.println("  curl -i -X PUT " + object
-        + " -H 'Fencing-Token: 2' -H 'Lock-Owner: client-2' --data-binary 'hello from client 2'");
+    out.println(
+        "  curl -i -X PUT "
+            + object
+            + " -H 'Fencing-Token: 2' -H 'Lock-Owner: client-2' --data-binary 'hello from client"
+            + " 2'");
     out.println("  # a stale holder writes with token 1: 409 Conflict, current token 2");
-    out.println("  curl -i -X PUT " + object
-        + " -H 'Fencing-Token: 1' -H 'Lock-Owner: client-1' --data-binary 'late write'");
+    out.println(
+        "  curl -i -X PUT "
+            + object
+            + " -H 'Fencing-Token: 1' -H 'Lock-Owner: client-1' --data-binary 'late write'");
     out.println("  # read it back: the value, with its token and owner in headers");
     out.println("  curl -i " + object);
     out.println("  curl " + url + "/stats");

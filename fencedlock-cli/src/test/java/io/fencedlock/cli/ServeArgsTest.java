@@ -17,13 +17,17 @@ final class ServeArgsTest {
 
   @Test
   void serveParse_badPort_throws() {
-    assertThatIllegalArgumentException().isThrownBy(() -> ServeArgs.parse("--port", "http"))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ServeArgs.parse("--port", "http"))
         .withMessageContaining("--port must be 0-65535");
-    assertThatIllegalArgumentException().isThrownBy(() -> ServeArgs.parse("--port", "70000"))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ServeArgs.parse("--port", "70000"))
         .withMessageContaining("--port must be 0-65535");
-    assertThatIllegalArgumentException().isThrownBy(() -> ServeArgs.parse("--port"))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ServeArgs.parse("--port"))
         .withMessageContaining("missing value");
-    assertThatIllegalArgumentException().isThrownBy(() -> ServeArgs.parse("-p", "1"))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ServeArgs.parse("-p", "1"))
         .withMessageContaining("unknown option -p");
   }
 }

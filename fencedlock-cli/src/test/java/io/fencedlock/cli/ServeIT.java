@@ -40,8 +40,8 @@ final class ServeIT {
       ports.add(url.getPort());
       List<ProcessHandle> redis = serve.descendants("redis-server");
       assertThat(redis).hasSize(DemoEnvironment.NODES);
-      assertThat(serve.stdout()).contains(
-          "curl -i -X PUT " + url + "/objects/greeting -H 'Fencing-Token: 2'", "409");
+      assertThat(serve.stdout())
+          .contains("curl -i -X PUT " + url + "/objects/greeting -H 'Fencing-Token: 2'", "409");
 
       FencedStorageClient client = FencedStorageClient.create(url);
       assertThat(client.put("greeting", "hello".getBytes(UTF_8), 2, "client-2"))
@@ -52,10 +52,12 @@ final class ServeIT {
 
       assertThat(serve.terminate(Timing.PROCESS)).isEqualTo(SIGTERM_EXIT);
       assertThat(serve.stdout()).endsWith("stopped\n");
-      await("redis-server processes gone").atMost(Timing.AWAIT)
+      await("redis-server processes gone")
+          .atMost(Timing.AWAIT)
           .pollInterval(50, TimeUnit.MILLISECONDS)
           .until(() -> redis.stream().noneMatch(ProcessHandle::isAlive));
-      await("ports closed").atMost(Timing.AWAIT)
+      await("ports closed")
+          .atMost(Timing.AWAIT)
           .pollInterval(50, TimeUnit.MILLISECONDS)
           .until(() -> ports.stream().noneMatch(ServeIT::accepts));
     }

@@ -1,16 +1,15 @@
 package io.fencedlock.storage;
 
-import io.fencedlock.storage.store.StoreException;
 import java.util.Optional;
 
 /**
  * Durable objects guarded by fencing tokens.
  *
- * <p>Each object keeps its highest token and that token's owner. A write or fence with token
- * {@code t} by {@code owner} is applied iff {@code t > maxToken}, or {@code t == maxToken && owner
- * == maxOwner} (the same holder writing twice); the check and the change are one atomic step, so
- * per object the applied tokens never decrease. An equal token from another owner is rejected as
- * {@link WriteResult.Reason#ALARM}.
+ * <p>Each object keeps its highest token and that token's owner. A write or fence with token {@code
+ * t} by {@code owner} is applied iff {@code t > maxToken}, or {@code t == maxToken && owner ==
+ * maxOwner} (the same holder writing twice); the check and the change are one atomic step, so per
+ * object the applied tokens never decrease. An equal token from another owner is rejected as {@link
+ * WriteResult.Reason#ALARM}.
  *
  * <p>Implementations are thread-safe, and a result is returned only after the change is durable.
  * There are two: {@link io.fencedlock.storage.store.JdbcFencedStore} on a database, and {@link
@@ -30,8 +29,8 @@ public interface FencedStore extends AutoCloseable {
   WriteResult put(String key, byte[] value, long token, String owner);
 
   /**
-   * Raises the object's highest token and owner without writing a value, creating an object
-   * without a value if it does not exist. Used to fence before a read-modify-write.
+   * Raises the object's highest token and owner without writing a value, creating an object without
+   * a value if it does not exist. Used to fence before a read-modify-write.
    *
    * @throws IllegalArgumentException if key, token or owner break {@link StorageProtocol}'s rules
    * @throws FencedStoreException if the store fails; the outcome is unknown

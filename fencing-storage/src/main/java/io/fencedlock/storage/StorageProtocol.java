@@ -4,8 +4,8 @@ import io.fencedlock.storage.client.FencedStorageClient;
 import java.util.regex.Pattern;
 
 /**
- * The wire contract shared by the service and {@link FencedStorageClient}: header names, limits
- * and the rules for keys, owners and tokens. Stateless and thread-safe.
+ * The wire contract shared by the service and {@link FencedStorageClient}: header names, limits and
+ * the rules for keys, owners and tokens. Stateless and thread-safe.
  *
  * <h2>HTTP contract</h2>
  *
@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  *   <li>{@code POST /objects/{key}/fence}: same headers and responses; raises the object's highest
  *       token and owner without touching the value (the body is ignored and not read).
  *   <li>{@code GET /objects/{key}}: 200 with the raw value, its highest token in {@value
- *       #TOKEN_HEADER} and owner in {@value #OWNER_HEADER}; 404 {@code {"error":...,"key":k}}
- *       when no value was ever written, including when the object was only fenced.
+ *       #TOKEN_HEADER} and owner in {@value #OWNER_HEADER}; 404 {@code {"error":...,"key":k}} when
+ *       no value was ever written, including when the object was only fenced.
  *   <li>{@code GET /stats}: {@link Stats} as JSON. {@code GET /health}: 200 {@code
  *       {"status":"ok"}}, or 503 when the database does not answer.
  *   <li>Bad input: 400 (header, key), 413 (body too large), 405 with {@code Allow} (method), 404

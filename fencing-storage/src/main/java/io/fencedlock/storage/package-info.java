@@ -21,7 +21,7 @@
  * </ul>
  *
  * <p>Every error type is unchecked. A stale token is not an error: it is a {@link
- * io.fencedlock.storage.WriteResult.Rejected} result. Nothing here depends on the lock library:
- * a resource checks tokens, whoever issued them.
+ * io.fencedlock.storage.WriteResult.Rejected} result. Nothing here depends on the lock library: a
+ * resource checks tokens, whoever issued them.
  */
 package io.fencedlock.storage;

@@ -10,10 +10,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code ./fencedlock bench}: every system, every scenario, one run, on 5 local Redis nodes;
- * or, with {@code --soak MINUTES}, the soak alone; or, with {@code --storage}, the storage
- * service's HTTP front ends alone ({@link StorageBench}). Exit code 0 when the run completed (missed
- * targets are results, not failures), 2 on a bad command line.
+ * {@code ./fencedlock bench}: every system, every scenario, one run, on 5 local Redis nodes; or,
+ * with {@code --soak MINUTES}, the soak alone; or, with {@code --storage}, the storage service's
+ * HTTP front ends alone ({@link StorageBench}). Exit code 0 when the run completed (missed targets
+ * are results, not failures), 2 on a bad command line.
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -33,11 +33,16 @@ public final class BenchMain {
       return;
     }
     if (options.storage()) {
-      StorageBench.run(options.quick() ? BenchPlan.quick() : BenchPlan.full(), options.out(), System.err);
+      StorageBench.run(
+          options.quick() ? BenchPlan.quick() : BenchPlan.full(), options.out(), System.err);
     } else if (options.soakMinutes().isPresent()) {
       Soak.run(options.soakMinutes().getAsInt(), options.out(), System.err);
     } else {
-      run(options.quick() ? BenchPlan.quick() : BenchPlan.full(), options.quick(), options.out(), System.err);
+      run(
+          options.quick() ? BenchPlan.quick() : BenchPlan.full(),
+          options.quick(),
+          options.out(),
+          System.err);
     }
   }
 
@@ -54,7 +59,8 @@ public final class BenchMain {
       String tables = Tables.markdown(outcome.scenarios(), targets);
       Files.writeString(dir.resolve("results.md"), tables);
       System.out.println(tables);
-      System.out.println("wrote " + dir.resolve("results.json") + " and " + dir.resolve("report.html"));
+      System.out.println(
+          "wrote " + dir.resolve("results.json") + " and " + dir.resolve("report.html"));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("could not write results into " + dir, e);
     }
@@ -63,16 +69,23 @@ public final class BenchMain {
 
   private static String redisVersion(RedisNodes redis) {
     Object info = redis.node(0).command("INFO", "server");
-    return String.valueOf(info).lines().filter(l -> l.startsWith("redis_version:"))
-        .map(l -> l.substring("redis_version:".length()).trim()).findFirst().orElse("unknown");
+    return String.valueOf(info)
+        .lines()
+        .filter(l -> l.startsWith("redis_version:"))
+        .map(l -> l.substring("redis_version:".length()).trim())
+        .findFirst()
+        .orElse("unknown");
   }
 
   /** redlock-benchmarks/target/bench, found from where this class was loaded. */
   private static Path defaultOut() {
     try {
-      Path classes = Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path classes =
+          Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       Path target = classes.getParent();
-      return target != null && Files.isDirectory(classes) ? target.resolve("bench") : Path.of("target", "bench");
+      return target != null && Files.isDirectory(classes)
+          ? target.resolve("bench")
+          : Path.of("target", "bench");
     } catch (URISyntaxException | SecurityException e) {
       // Loaded from somewhere without a file path (unusual): fall back to the working directory.
       return Path.of("target", "bench");

@@ -14,10 +14,14 @@ import java.util.OptionalInt;
  */
 record BenchOptions(boolean quick, OptionalInt soakMinutes, Path out, boolean storage) {
 
-  static final String USAGE = "usage: ./fencedlock bench [--quick] [--soak MINUTES | --storage] [--out DIR]\n"
-      + "  --storage  only the storage service: Jetty vs the JDK HttpServer it replaced, 1/8/64 writers";
+  static final String USAGE =
+      "usage: ./fencedlock bench [--quick] [--soak MINUTES | --storage] [--out DIR]\n"
+          + "  --storage  only the storage service: Jetty vs the JDK HttpServer it replaced, 1/8/64"
+          + " writers";
 
-  /** @throws IllegalArgumentException on an unknown option or a bad value */
+  /**
+   * @throws IllegalArgumentException on an unknown option or a bad value
+   */
   static BenchOptions parse(List<String> args, Path defaultOut) {
     boolean quick = false;
     OptionalInt soak = OptionalInt.empty();

@@ -11,15 +11,22 @@ import java.time.Duration;
  */
 record BenchPlan(int reps, Window first, Window later) {
 
-  /** About 10 minutes of measuring in all (7 before floor-raw and scenario 1-many; estimated, not timed). */
+  /**
+   * About 10 minutes of measuring in all (7 before floor-raw and scenario 1-many; estimated, not
+   * timed).
+   */
   static BenchPlan full() {
-    return new BenchPlan(5, new Window(Duration.ofSeconds(3), Duration.ofMillis(2500)),
+    return new BenchPlan(
+        5,
+        new Window(Duration.ofSeconds(3), Duration.ofMillis(2500)),
         new Window(Duration.ofSeconds(1), Duration.ofMillis(2500)));
   }
 
   /** About a minute and a half: for checking the harness, not for conclusions. */
   static BenchPlan quick() {
-    return new BenchPlan(3, new Window(Duration.ofMillis(500), Duration.ofMillis(400)),
+    return new BenchPlan(
+        3,
+        new Window(Duration.ofMillis(500), Duration.ofMillis(400)),
         new Window(Duration.ofMillis(200), Duration.ofMillis(400)));
   }
 

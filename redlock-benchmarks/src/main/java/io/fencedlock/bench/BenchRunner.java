@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs scenarios against systems. Systems are interleaved: each repetition runs every system
- * once, starting one system later than the repetition before, so that noise from other
- * processes on the machine spreads over all systems instead of hitting one; in a {@link
- * TurnTakingScenario} the systems of a repetition also share its window, in short turns.
+ * Runs scenarios against systems. Systems are interleaved: each repetition runs every system once,
+ * starting one system later than the repetition before, so that noise from other processes on the
+ * machine spreads over all systems instead of hitting one; in a {@link TurnTakingScenario} the
+ * systems of a repetition also share its window, in short turns.
  */
 final class BenchRunner {
   private final BenchPlan plan;
@@ -36,7 +36,8 @@ final class BenchRunner {
         progress.starting(scenario.id(), order.size() + " systems in turns", rep, plan.reps());
         List<Measurement> measurements = turns.runInTurns(order, plan.window(rep));
         for (int i = 0; i < order.size(); i++) {
-          progress.finished(order.get(i).name(), measurements.get(i).stats(), measurements.get(i).firstError());
+          progress.finished(
+              order.get(i).name(), measurements.get(i).stats(), measurements.get(i).firstError());
           result.add(order.get(i).name(), measurements.get(i));
         }
         continue;

@@ -6,14 +6,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The scenarios over one set of Redis nodes: 1, 1-many, 2 and 3 on direct loopback links
- * (issues 5 and 20), 4 through the fault proxy with latency on every link.
+ * The scenarios over one set of Redis nodes: 1, 1-many, 2 and 3 on direct loopback links (issues 5
+ * and 20), 4 through the fault proxy with latency on every link.
  */
 final class BenchSuite {
-  /** Issue 5's 1 ms ± 0.2 ms; the sub-millisecond part needs the fault proxy's extension attributes. */
+  /**
+   * Issue 5's 1 ms ± 0.2 ms; the sub-millisecond part needs the fault proxy's extension attributes.
+   */
   static final long LATENCY_MICROS = 1_000;
+
   static final long JITTER_MICROS = 200;
-  static final String LINK_LATENCY = millis(LATENCY_MICROS) + " ms ± " + millis(JITTER_MICROS) + " ms";
+  static final String LINK_LATENCY =
+      millis(LATENCY_MICROS) + " ms ± " + millis(JITTER_MICROS) + " ms";
   static final String LINKS = "fault proxy, latency toxic downstream " + LINK_LATENCY;
 
   /** What a run produced. */
@@ -29,11 +33,18 @@ final class BenchSuite {
 
   Outcome run(List<String> uris) {
     Scenario s1 = new UncontendedScenario("1", "one client, uncontended: acquire + release", 1);
-    Scenario s1many = new UncontendedScenario("1-many", "one client cycling over " + UncontendedScenario.MANY
-        + " resources, uncontended: acquire + release", UncontendedScenario.MANY);
+    Scenario s1many =
+        new UncontendedScenario(
+            "1-many",
+            "one client cycling over "
+                + UncontendedScenario.MANY
+                + " resources, uncontended: acquire + release",
+            UncontendedScenario.MANY);
     Scenario s2 = new ThroughputScenario();
     Scenario s3 = new HandoffScenario();
-    Scenario s4 = new UncontendedScenario("4", "scenario 1 with " + LINK_LATENCY + " latency on every link (fault proxy)", 1);
+    Scenario s4 =
+        new UncontendedScenario(
+            "4", "scenario 1 with " + LINK_LATENCY + " latency on every link (fault proxy)", 1);
     Map<String, ScenarioResult> results = new LinkedHashMap<>();
     try (Systems direct = Systems.open(uris)) {
       int total = BenchRunner.runs(plan, List.of(s1, s1many, s2, s3, s4), direct.all());

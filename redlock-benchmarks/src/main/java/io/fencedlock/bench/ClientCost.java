@@ -1,11 +1,11 @@
 package io.fencedlock.bench;
 
 /**
- * What a stretch of a run cost this JVM, the client's side: CPU time and bytes allocated. The
- * Redis servers are separate processes and are not in it.
+ * What a stretch of a run cost this JVM, the client's side: CPU time and bytes allocated. The Redis
+ * servers are separate processes and are not in it.
  *
- * @param cpuNanos process CPU time, without the in-process fault proxy's threads; negative if
- *     the JVM cannot tell
+ * @param cpuNanos process CPU time, without the in-process fault proxy's threads; negative if the
+ *     JVM cannot tell
  * @param allocatedBytes bytes allocated on the heap by the JVM's threads, without the fault
  *     proxy's; negative if the JVM cannot tell
  */
@@ -23,7 +23,9 @@ record ClientCost(long cpuNanos, long allocatedBytes) {
 
   /** Bytes allocated per operation; NaN if unknown or no operation. */
   double bytesPer(long operations) {
-    return allocatedBytes < 0 || operations <= 0 ? Double.NaN : (double) allocatedBytes / operations;
+    return allocatedBytes < 0 || operations <= 0
+        ? Double.NaN
+        : (double) allocatedBytes / operations;
   }
 
   private static long sum(long a, long b) {

@@ -5,18 +5,18 @@ import java.lang.management.ThreadInfo;
 import java.util.Arrays;
 
 /**
- * Samples what the client side of a run costs, around a stretch in which one system alone
- * works (a turn of scenarios 1 and 4, the measuring window of 2 and 3): process CPU time
- * ({@code getProcessCpuTime}: every thread of the JVM, so also garbage collection, the JIT and
- * the client's I/O threads) and the sum of {@code getThreadAllocatedBytes} over every live
- * thread. The threads of the in-process fault proxy (scenario 4) are left out of both, since
- * a real client would not run them. The Redis servers are other processes and never counted.
+ * Samples what the client side of a run costs, around a stretch in which one system alone works (a
+ * turn of scenarios 1 and 4, the measuring window of 2 and 3): process CPU time ({@code
+ * getProcessCpuTime}: every thread of the JVM, so also garbage collection, the JIT and the client's
+ * I/O threads) and the sum of {@code getThreadAllocatedBytes} over every live thread. The threads
+ * of the in-process fault proxy (scenario 4) are left out of both, since a real client would not
+ * run them. The Redis servers are other processes and never counted.
  *
- * <p>Linux reports process CPU in clock ticks (10 ms): each stretch's figure is off by up to
- * a tick either way, and the errors of a system's 25 turns per repetition mostly cancel (about
- * 1 % of its CPU time in a full run, a few per cent in a quick one). The sampling thread's own
- * allocations for the sample are left out; threads that end during a stretch lose what they
- * allocated in it. Not thread-safe: one meter per measuring thread.
+ * <p>Linux reports process CPU in clock ticks (10 ms): each stretch's figure is off by up to a tick
+ * either way, and the errors of a system's 25 turns per repetition mostly cancel (about 1 % of its
+ * CPU time in a full run, a few per cent in a quick one). The sampling thread's own allocations for
+ * the sample are left out; threads that end during a stretch lose what they allocated in it. Not
+ * thread-safe: one meter per measuring thread.
  */
 final class CostMeter {
   /** Threads whose names start with this are the fault proxy's, not the client's. */
@@ -28,17 +28,23 @@ final class CostMeter {
 
   private CostMeter(long[] excluded) {
     this.threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    this.os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    this.os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     this.excluded = excluded;
   }
 
-  /** A meter leaving out the threads, alive now, whose names start with {@link #EXCLUDED_PREFIX}. */
+  /**
+   * A meter leaving out the threads, alive now, whose names start with {@link #EXCLUDED_PREFIX}.
+   */
   static CostMeter create() {
     java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     ThreadInfo[] infos = mx.getThreadInfo(mx.getAllThreadIds(), 0);
-    return new CostMeter(Arrays.stream(infos)
-        .filter(info -> info != null && info.getThreadName().startsWith(EXCLUDED_PREFIX))
-        .mapToLong(ThreadInfo::getThreadId).sorted().toArray());
+    return new CostMeter(
+        Arrays.stream(infos)
+            .filter(info -> info != null && info.getThreadName().startsWith(EXCLUDED_PREFIX))
+            .mapToLong(ThreadInfo::getThreadId)
+            .sorted()
+            .toArray());
   }
 
   /**
@@ -52,7 +58,13 @@ final class CostMeter {
    * @param selfBefore what it had allocated when the sample began
    * @param selfAfter what it had allocated when the sample ended
    */
-  record Snapshot(long processCpu, long excludedCpu, long[] ids, long[] allocated, long self, long selfBefore,
+  record Snapshot(
+      long processCpu,
+      long excludedCpu,
+      long[] ids,
+      long[] allocated,
+      long self,
+      long selfBefore,
       long selfAfter) {}
 
   /** Opens a stretch: allocations first, CPU last, so the sample's own work falls outside. */
@@ -63,7 +75,8 @@ final class CostMeter {
     long selfAfter = threads.getCurrentThreadAllocatedBytes();
     long excludedCpu = excludedCpu();
     long cpu = os.getProcessCpuTime();
-    return new Snapshot(cpu, excludedCpu, ids, allocated, Thread.currentThread().getId(), selfBefore, selfAfter);
+    return new Snapshot(
+        cpu, excludedCpu, ids, allocated, Thread.currentThread().getId(), selfBefore, selfAfter);
   }
 
   /** Closes the stretch opened by {@code start}: CPU first, then allocations. */
@@ -74,20 +87,32 @@ final class CostMeter {
     long[] ids = sortedThreadIds();
     long[] allocated = threads.getThreadAllocatedBytes(ids);
     long selfAfter = threads.getCurrentThreadAllocatedBytes();
-    Snapshot end = new Snapshot(cpu, excludedCpu, ids, allocated, Thread.currentThread().getId(), selfBefore, selfAfter);
+    Snapshot end =
+        new Snapshot(
+            cpu,
+            excludedCpu,
+            ids,
+            allocated,
+            Thread.currentThread().getId(),
+            selfBefore,
+            selfAfter);
     ClientCost cost = between(start, end, excluded);
     return threads.isThreadAllocatedMemoryEnabled() ? cost : new ClientCost(cost.cpuNanos(), -1);
   }
 
   /**
    * The cost between two snapshots: CPU without the excluded threads', and allocations summed
-   * thread by thread, matched by id. A thread that started in between counts with all it
-   * allocated, one that ended counts nothing; the sampling thread counts from the end of the
-   * first sample to the beginning of the second.
+   * thread by thread, matched by id. A thread that started in between counts with all it allocated,
+   * one that ended counts nothing; the sampling thread counts from the end of the first sample to
+   * the beginning of the second.
    */
   static ClientCost between(Snapshot start, Snapshot end, long[] excludedSorted) {
-    long cpu = start.processCpu() < 0 || end.processCpu() < 0
-        ? -1 : Math.max(0, end.processCpu() - start.processCpu() - (end.excludedCpu() - start.excludedCpu()));
+    long cpu =
+        start.processCpu() < 0 || end.processCpu() < 0
+            ? -1
+            : Math.max(
+                0,
+                end.processCpu() - start.processCpu() - (end.excludedCpu() - start.excludedCpu()));
     long bytes = 0;
     for (int i = 0; i < end.ids().length; i++) {
       long id = end.ids()[i];
@@ -99,7 +124,8 @@ final class CostMeter {
         now = end.selfBefore();
       }
       int before = Arrays.binarySearch(start.ids(), id);
-      long then = before < 0 ? 0 : id == start.self() ? start.selfAfter() : start.allocated()[before];
+      long then =
+          before < 0 ? 0 : id == start.self() ? start.selfAfter() : start.allocated()[before];
       bytes += Math.max(0, now - Math.max(0, then));
     }
     return new ClientCost(cpu, bytes);

@@ -3,7 +3,10 @@ package io.fencedlock.bench;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Counts failed operations and keeps the first one's message, so a report says what failed. Thread-safe. */
+/**
+ * Counts failed operations and keeps the first one's message, so a report says what failed.
+ * Thread-safe.
+ */
 final class ErrorTally {
   private final LongAdder count = new LongAdder();
   private final AtomicReference<String> first = new AtomicReference<>("");

@@ -5,9 +5,9 @@ import org.HdrHistogram.Recorder;
 
 /**
  * Who holds the contended lock, for the handoff scenario: times each handoff (a holder starts
- * releasing → the next holder is granted), counts overlapping holders, and lets a client that
- * just released sit out until someone else has had the lock, so every handoff measured goes
- * to a client that was waiting. Thread-safe (one monitor).
+ * releasing → the next holder is granted), counts overlapping holders, and lets a client that just
+ * released sit out until someone else has had the lock, so every handoff measured goes to a client
+ * that was waiting. Thread-safe (one monitor).
  */
 final class HandoffBoard {
   private static final int NOBODY = -1;
@@ -42,8 +42,8 @@ final class HandoffBoard {
   }
 
   /**
-   * Waits until a grant after {@code grantsAtRelease} happened, or {@code timeoutMillis}
-   * passed (if nobody else wants the lock, the client simply takes it again).
+   * Waits until a grant after {@code grantsAtRelease} happened, or {@code timeoutMillis} passed (if
+   * nobody else wants the lock, the client simply takes it again).
    */
   synchronized void awaitNextHolder(long grantsAtRelease, long timeoutMillis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);

@@ -21,16 +21,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The storage service's HTTP front end before issue 19, kept for the benchmark only: the JDK's
- * {@code HttpServer} with 16 handler threads behind a queue of 256 that makes the accept thread
- * run a request itself when full, exactly as {@code StorageService} was configured until then. It
+ * {@code HttpServer} with 16 handler threads behind a queue of 256 that makes the accept thread run
+ * a request itself when full, exactly as {@code StorageService} was configured until then. It
  * serves the path the benchmark measures, {@code PUT /objects/{key}}, doing the same work as that
  * version did (validate key and headers, read the body whole, one store call, a JSON answer with
  * Gson), over the same {@link JdbcFencedStore}. Not for anything else: it has none of the limits
  * the service now has. Thread-safe.
  *
- * <p>One difference from the service as it was: the JDK server gets TCP_NODELAY ({@value
- * #NODELAY}, unless set otherwise on the command line). Without it every response waited about 40
- * ms for Nagle's algorithm to meet the client's delayed ACK, which the old service paid too; the
+ * <p>One difference from the service as it was: the JDK server gets TCP_NODELAY ({@value #NODELAY},
+ * unless set otherwise on the command line). Without it every response waited about 40 ms for
+ * Nagle's algorithm to meet the client's delayed ACK, which the old service paid too; the
  * comparison is meant to measure the servers, not that missing socket option. {@code
  * JAVA_TOOL_OPTIONS=-Dsun.net.httpserver.nodelay=false ./fencedlock bench --storage} measures the
  * old service exactly as it was.
@@ -60,10 +60,17 @@ final class JdkHttpBaseline implements AutoCloseable {
 
   static JdkHttpBaseline start(String jdbcUrl) {
     JdbcFencedStore store = JdbcFencedStore.open(jdbcUrl);
-    ThreadPoolExecutor workers = new ThreadPoolExecutor(WORKERS, WORKERS, 30, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(QUEUE), new ThreadPoolExecutor.CallerRunsPolicy());
+    ThreadPoolExecutor workers =
+        new ThreadPoolExecutor(
+            WORKERS,
+            WORKERS,
+            30,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(QUEUE),
+            new ThreadPoolExecutor.CallerRunsPolicy());
     try {
-      HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
       JdkHttpBaseline baseline = new JdkHttpBaseline(store, server, workers);
       server.createContext("/", baseline::handle);
       server.setExecutor(workers);
@@ -90,7 +97,9 @@ final class JdkHttpBaseline implements AutoCloseable {
       String key = path.substring("/objects/".length());
       String token = single(exchange, StorageProtocol.TOKEN_HEADER);
       String owner = single(exchange, StorageProtocol.OWNER_HEADER);
-      if (!StorageProtocol.isValidKey(key) || token == null || owner == null
+      if (!StorageProtocol.isValidKey(key)
+          || token == null
+          || owner == null
           || !StorageProtocol.isValidOwner(owner)) {
         send(exchange, 400, Map.of("error", "bad request"));
         return;
@@ -99,10 +108,25 @@ final class JdkHttpBaseline implements AutoCloseable {
       byte[] value = exchange.getRequestBody().readNBytes(StorageProtocol.MAX_VALUE_BYTES + 1);
       WriteResult result = store.put(key, value, parsed, owner);
       if (result instanceof WriteResult.Rejected rejected) {
-        send(exchange, 409, Map.of("error", "rejected", "result", "rejected",
-            "reason", rejected.reason().name(), "currentToken", rejected.currentToken(), "key", key));
+        send(
+            exchange,
+            409,
+            Map.of(
+                "error",
+                "rejected",
+                "result",
+                "rejected",
+                "reason",
+                rejected.reason().name(),
+                "currentToken",
+                rejected.currentToken(),
+                "key",
+                key));
       } else {
-        send(exchange, 200, Map.of("result", "accepted", "key", key, "token", parsed, "owner", owner));
+        send(
+            exchange,
+            200,
+            Map.of("result", "accepted", "key", key, "token", parsed, "owner", owner));
       }
     }
   }

@@ -1,12 +1,12 @@
 package io.fencedlock.bench;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import java.util.ArrayList;
@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One Lettuce connection per node on shared resources sized like redlock-core's (2 I/O
- * threads), so the floors pay the same client costs as our Redlock. Thread-safe.
+ * One Lettuce connection per node on shared resources sized like redlock-core's (2 I/O threads), so
+ * the floors pay the same client costs as our Redlock. Thread-safe.
  */
 final class LettuceConnections implements AutoCloseable {
   private final ClientResources resources;
@@ -23,7 +23,8 @@ final class LettuceConnections implements AutoCloseable {
   private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
 
   LettuceConnections(List<String> uris) {
-    this.resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
+    this.resources =
+        DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
     for (String uri : uris) {
       RedisClient client = RedisClient.create(resources, RedisURI.create(uri));
       client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());

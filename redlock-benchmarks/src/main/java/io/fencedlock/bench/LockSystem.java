@@ -23,8 +23,8 @@ interface LockSystem extends AutoCloseable {
   boolean canWait();
 
   /**
-   * Whether the system takes part in the scenario with this id. Every system takes part in
-   * every scenario it can run; a diagnostic only in the one it explains, to keep a run short.
+   * Whether the system takes part in the scenario with this id. Every system takes part in every
+   * scenario it can run; a diagnostic only in the one it explains, to keep a run short.
    */
   default boolean takesPart(String scenarioId) {
     return true;

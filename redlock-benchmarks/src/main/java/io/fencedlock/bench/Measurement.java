@@ -13,11 +13,17 @@ import org.jspecify.annotations.Nullable;
  * @param firstError the message of the first error, or empty; tells what the errors were
  * @param cost what the measured window cost the client side, or null if not measured
  */
-record Measurement(Histogram latencies, long elapsedNanos, long errors, long overlaps, String firstError,
+record Measurement(
+    Histogram latencies,
+    long elapsedNanos,
+    long errors,
+    long overlaps,
+    String firstError,
     @Nullable ClientCost cost) {
 
   /** A measurement without the client's cost (the storage bench: its server runs in this JVM). */
-  Measurement(Histogram latencies, long elapsedNanos, long errors, long overlaps, String firstError) {
+  Measurement(
+      Histogram latencies, long elapsedNanos, long errors, long overlaps, String firstError) {
     this(latencies, elapsedNanos, errors, overlaps, firstError, null);
   }
 

@@ -3,21 +3,25 @@ package io.fencedlock.bench;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The handlers of one connection's commands whose replies have not arrived yet, oldest first:
- * Redis answers a connection's commands in the order it received them, so the next reply
- * belongs to the oldest handler. A bounded ring with one consumer (the I/O thread) and
- * producers that take turns under the connection's write lock, which also orders their
- * writes to the socket the same way. Allocates nothing.
+ * The handlers of one connection's commands whose replies have not arrived yet, oldest first: Redis
+ * answers a connection's commands in the order it received them, so the next reply belongs to the
+ * oldest handler. A bounded ring with one consumer (the I/O thread) and producers that take turns
+ * under the connection's write lock, which also orders their writes to the socket the same way.
+ * Allocates nothing.
  */
 final class PendingReplies {
   private final @Nullable ReplyHandler[] slots;
   private final int mask;
+
   /** Next slot to read; written by the consumer only. */
   private volatile long head;
+
   /** Next slot to fill; written by producers only, under their lock. */
   private volatile long tail;
 
-  /** @param capacity a power of two */
+  /**
+   * @param capacity a power of two
+   */
   PendingReplies(int capacity) {
     if (capacity <= 0 || Integer.bitCount(capacity) != 1) {
       throw new IllegalArgumentException("capacity must be a power of two: " + capacity);

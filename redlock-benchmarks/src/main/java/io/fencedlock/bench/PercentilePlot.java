@@ -7,23 +7,42 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
 /**
- * One scenario's latency-by-percentile chart as inline SVG, in the style of HdrHistogram's
- * plotter: the x axis is log(1 / (1 − percentile)) so that the tail gets as much room as
- * the median, the y axis is logarithmic so that systems ten times apart stay readable.
+ * One scenario's latency-by-percentile chart as inline SVG, in the style of HdrHistogram's plotter:
+ * the x axis is log(1 / (1 − percentile)) so that the tail gets as much room as the median, the y
+ * axis is logarithmic so that systems ten times apart stay readable.
  */
 final class PercentilePlot {
   /** One colour per system, the same in every plot. */
-  private static final java.util.Map<String, String> COLORS = java.util.Map.of(
-      Systems.FLOOR_RAW, "#8c564b", Systems.FLOOR_1, "#7f7f7f", Systems.FLOOR_N, "#17becf", Systems.FLOOR_N_AGAIN, "#9edae5",
-      Systems.FLOOR_N_CAD, "#bcbd22",
-      Systems.UNFENCED, "#2ca02c", Systems.FENCED, "#1f77b4", Systems.FENCED_SEPARATE, "#aec7e8",
-      Systems.REDISSON_REDLOCK, "#d62728", Systems.REDISSON_FENCED, "#ff7f0e");
+  private static final java.util.Map<String, String> COLORS =
+      java.util.Map.of(
+          Systems.FLOOR_RAW,
+          "#8c564b",
+          Systems.FLOOR_1,
+          "#7f7f7f",
+          Systems.FLOOR_N,
+          "#17becf",
+          Systems.FLOOR_N_AGAIN,
+          "#9edae5",
+          Systems.FLOOR_N_CAD,
+          "#bcbd22",
+          Systems.UNFENCED,
+          "#2ca02c",
+          Systems.FENCED,
+          "#1f77b4",
+          Systems.FENCED_SEPARATE,
+          "#aec7e8",
+          Systems.REDISSON_REDLOCK,
+          "#d62728",
+          Systems.REDISSON_FENCED,
+          "#ff7f0e");
+
   private static final int WIDTH = 900;
   private static final int HEIGHT = 420;
   private static final int LEFT = 70;
   private static final int RIGHT = 190;
   private static final int TOP = 20;
   private static final int BOTTOM = 50;
+
   /** Up to 99.999 %. */
   private static final double MAX_NINES = 5;
 
@@ -39,12 +58,17 @@ final class PercentilePlot {
   /** An SVG element for the merged histograms of one scenario's systems. */
   static String render(ScenarioResult scenario) {
     List<SystemResult> systems = scenario.systems();
-    double min = systems.stream().mapToDouble(s -> s.merged().getMinNonZeroValue() / 1e3).min().orElse(1);
+    double min =
+        systems.stream().mapToDouble(s -> s.merged().getMinNonZeroValue() / 1e3).min().orElse(1);
     double max = systems.stream().mapToDouble(s -> s.merged().getMaxValue() / 1e3).max().orElse(10);
     PercentilePlot plot = new PercentilePlot(min, max);
-    plot.svg.append(String.format(Locale.ROOT,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">%n",
-        WIDTH, HEIGHT));
+    plot.svg.append(
+        String.format(
+            Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+                + " font-family=\"sans-serif\" font-size=\"12\">%n",
+            WIDTH,
+            HEIGHT));
     plot.axes();
     for (int i = 0; i < systems.size(); i++) {
       plot.line(systems.get(i), COLORS.getOrDefault(systems.get(i).system(), "#000000"), i);
@@ -67,23 +91,50 @@ final class PercentilePlot {
     String[] labels = {"0%", "90%", "99%", "99.9%", "99.99%", "99.999%"};
     for (int n = 0; n <= MAX_NINES; n++) {
       double px = LEFT + n / MAX_NINES * (WIDTH - LEFT - RIGHT);
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>"
-          + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-          px, TOP, px, HEIGHT - BOTTOM, px, HEIGHT - BOTTOM + 18, labels[n]));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>"
+                  + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
+              px,
+              TOP,
+              px,
+              HEIGHT - BOTTOM,
+              px,
+              HEIGHT - BOTTOM + 18,
+              labels[n]));
     }
     for (double e = minLog; e <= maxLog; e++) {
       double py = y(Math.pow(10, e));
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-          + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
-          LEFT, py, WIDTH - RIGHT, py, LEFT - 6, py + 4, micros(Math.pow(10, e))));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                  + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
+              LEFT,
+              py,
+              WIDTH - RIGHT,
+              py,
+              LEFT - 6,
+              py + 4,
+              micros(Math.pow(10, e))));
     }
-    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">percentile</text>%n"
-        + "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">latency (log)</text>%n",
-        (LEFT + WIDTH - RIGHT) / 2, HEIGHT - 8, HEIGHT / 2, HEIGHT / 2));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">percentile</text>%n<text x=\"14\""
+                + " y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">latency"
+                + " (log)</text>%n",
+            (LEFT + WIDTH - RIGHT) / 2,
+            HEIGHT - 8,
+            HEIGHT / 2,
+            HEIGHT / 2));
   }
 
   private static String micros(double us) {
-    return us >= 1000 ? String.format(Locale.ROOT, "%.0f ms", us / 1000) : String.format(Locale.ROOT, "%.0f µs", us);
+    return us >= 1000
+        ? String.format(Locale.ROOT, "%.0f ms", us / 1000)
+        : String.format(Locale.ROOT, "%.0f µs", us);
   }
 
   private void line(SystemResult system, String color, int index) {
@@ -94,15 +145,33 @@ final class PercentilePlot {
         if (v.getPercentileLevelIteratedTo() >= 100) {
           break;
         }
-        points.add(String.format(Locale.ROOT, "%.1f,%.1f",
-            x(v.getPercentileLevelIteratedTo()), y(v.getValueIteratedTo() / 1e3)));
+        points.add(
+            String.format(
+                Locale.ROOT,
+                "%.1f,%.1f",
+                x(v.getPercentileLevelIteratedTo()),
+                y(v.getValueIteratedTo() / 1e3)));
       }
     }
-    svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>%n",
-        color, String.join(" ", points)));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>%n",
+            color,
+            String.join(" ", points)));
     int ly = TOP + 10 + index * 20;
-    svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>"
-        + "<text x=\"%d\" y=\"%d\">%s</text>%n",
-        WIDTH - RIGHT + 10, ly, WIDTH - RIGHT + 30, ly, color, WIDTH - RIGHT + 36, ly + 4, system.system()));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>"
+                + "<text x=\"%d\" y=\"%d\">%s</text>%n",
+            WIDTH - RIGHT + 10,
+            ly,
+            WIDTH - RIGHT + 30,
+            ly,
+            color,
+            WIDTH - RIGHT + 36,
+            ly + 4,
+            system.system()));
   }
 }

@@ -17,9 +17,19 @@ final class Progress {
 
   void starting(String scenario, String system, int rep, int reps) {
     double elapsed = (System.nanoTime() - startedAt) / 1e9;
-    String eta = done == 0 ? "?" : String.format(Locale.ROOT, "%.0f s", elapsed / done * (total - done));
-    out.printf(Locale.ROOT, "[%3d/%d] scenario %s  %-18s rep %d/%d  elapsed %.0f s, left ~%s%n",
-        done + 1, total, scenario, system, rep + 1, reps, elapsed, eta);
+    String eta =
+        done == 0 ? "?" : String.format(Locale.ROOT, "%.0f s", elapsed / done * (total - done));
+    out.printf(
+        Locale.ROOT,
+        "[%3d/%d] scenario %s  %-18s rep %d/%d  elapsed %.0f s, left ~%s%n",
+        done + 1,
+        total,
+        scenario,
+        system,
+        rep + 1,
+        reps,
+        elapsed,
+        eta);
     out.flush();
   }
 
@@ -30,8 +40,13 @@ final class Progress {
   /** The same for one of several systems measured together, named. */
   void finished(String system, Stats stats, String firstError) {
     done++;
-    out.printf(Locale.ROOT, "         %sp50 %.1f us, p99 %.1f us, %.0f ops/s%s%n",
-        system.isEmpty() ? "" : String.format(Locale.ROOT, "%-18s ", system), stats.p50(), stats.p99(),
-        stats.opsPerSec(), stats.errors() > 0 ? ", " + stats.errors() + " errors, first: " + firstError : "");
+    out.printf(
+        Locale.ROOT,
+        "         %sp50 %.1f us, p99 %.1f us, %.0f ops/s%s%n",
+        system.isEmpty() ? "" : String.format(Locale.ROOT, "%-18s ", system),
+        stats.p50(),
+        stats.p99(),
+        stats.opsPerSec(),
+        stats.errors() > 0 ? ", " + stats.errors() + " errors, first: " + firstError : "");
   }
 }

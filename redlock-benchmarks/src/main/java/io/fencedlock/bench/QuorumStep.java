@@ -6,11 +6,11 @@ import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One fan-out of floor-raw: the same command to every node, done when {@code needed} replies
- * of the wanted kind came in, or as soon as that has become impossible. The thread that
- * created it waits in {@link #await} and is unparked once, by the reply that decides; later
- * replies (the stragglers) are ignored. Replies come from the I/O thread, or from a sender
- * whose connection failed, hence the atomic counts.
+ * One fan-out of floor-raw: the same command to every node, done when {@code needed} replies of the
+ * wanted kind came in, or as soon as that has become impossible. The thread that created it waits
+ * in {@link #await} and is unparked once, by the reply that decides; later replies (the stragglers)
+ * are ignored. Replies come from the I/O thread, or from a sender whose connection failed, hence
+ * the atomic counts.
  */
 final class QuorumStep implements ReplyHandler {
   private static final int PENDING = 0;
@@ -33,8 +33,10 @@ final class QuorumStep implements ReplyHandler {
 
   private final ReplyKind wanted;
   private final int needed;
+
   /** Replies of another kind that still leave the quorum possible. */
   private final int tolerable;
+
   private final Thread waiter = Thread.currentThread();
   private volatile int good;
   private volatile int bad;

@@ -17,26 +17,28 @@ final class QuorumWait {
   private QuorumWait() {}
 
   /**
-   * Blocks until {@code needed} replies satisfy {@code ok}, and returns true; returns false as
-   * soon as that has become impossible.
+   * Blocks until {@code needed} replies satisfy {@code ok}, and returns true; returns false as soon
+   * as that has become impossible.
    *
    * @throws NotGrantedException on timeout or interrupt
    */
-  static <T> boolean await(List<? extends CompletionStage<T>> replies, int needed, Predicate<T> ok) {
+  static <T> boolean await(
+      List<? extends CompletionStage<T>> replies, int needed, Predicate<T> ok) {
     CompletableFuture<Boolean> decision = new CompletableFuture<>();
     AtomicInteger good = new AtomicInteger();
     AtomicInteger bad = new AtomicInteger();
     int tolerable = replies.size() - needed;
     for (CompletionStage<T> reply : replies) {
-      reply.whenComplete((value, failure) -> {
-        if (failure == null && ok.test(value)) {
-          if (good.incrementAndGet() == needed) {
-            decision.complete(true);
-          }
-        } else if (bad.incrementAndGet() == tolerable + 1) {
-          decision.complete(false);
-        }
-      });
+      reply.whenComplete(
+          (value, failure) -> {
+            if (failure == null && ok.test(value)) {
+              if (good.incrementAndGet() == needed) {
+                decision.complete(true);
+              }
+            } else if (bad.incrementAndGet() == tolerable + 1) {
+              decision.complete(false);
+            }
+          });
     }
     return join(decision);
   }

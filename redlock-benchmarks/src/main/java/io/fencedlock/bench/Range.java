@@ -3,8 +3,8 @@ package io.fencedlock.bench;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The smallest and largest value of a figure over a run's repetitions: its spread, reported
- * beside the median.
+ * The smallest and largest value of a figure over a run's repetitions: its spread, reported beside
+ * the median.
  */
 record Range(double min, double max) {
 

@@ -10,13 +10,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * One non-blocking connection of floor-raw to one node. Caller threads write their commands
  * straight to the socket ({@link #send}); the I/O thread of {@link RawNodes} reads the replies
- * ({@link #onReadable}) and hands each to the oldest pending handler. Commands from many
- * callers are pipelined: a lock keeps each command's bytes together and its handler at the
- * same place in the FIFO as its bytes on the wire. Thread-safe.
+ * ({@link #onReadable}) and hands each to the oldest pending handler. Commands from many callers
+ * are pipelined: a lock keeps each command's bytes together and its handler at the same place in
+ * the FIFO as its bytes on the wire. Thread-safe.
  */
 final class RawConnection {
   /** Pending replies per connection; 32 clients with a few stragglers each stay far below it. */
   static final int MAX_PENDING = 4096;
+
   private static final int READ_BUFFER = 64 * 1024;
 
   private final String name;
@@ -26,6 +27,7 @@ final class RawConnection {
   private final PendingReplies pending = new PendingReplies(MAX_PENDING);
   private final ByteBuffer in = ByteBuffer.allocateDirect(READ_BUFFER);
   private final ReplyHandler dispatcher = this::dispatch;
+
   /** Why the connection failed, once it has; from then on every command fails at once. */
   private volatile @Nullable String failure;
 
@@ -36,7 +38,8 @@ final class RawConnection {
   }
 
   /** Connects (blocking), then switches to non-blocking for the I/O thread's selector. */
-  static RawConnection open(String name, InetSocketAddress address, Runnable wakeIoThread) throws IOException {
+  static RawConnection open(String name, InetSocketAddress address, Runnable wakeIoThread)
+      throws IOException {
     SocketChannel channel = SocketChannel.open();
     try {
       channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -54,9 +57,9 @@ final class RawConnection {
   }
 
   /**
-   * Writes all of {@code command} (from 0 to its limit) and queues {@code handler} for its
-   * reply. If the command cannot be sent, the handler gets an error reply, at once on this
-   * thread or from the I/O thread once it has noticed the failure.
+   * Writes all of {@code command} (from 0 to its limit) and queues {@code handler} for its reply.
+   * If the command cannot be sent, the handler gets an error reply, at once on this thread or from
+   * the I/O thread once it has noticed the failure.
    */
   void send(ByteBuffer command, ReplyHandler handler) {
     String notQueued;
@@ -73,12 +76,13 @@ final class RawConnection {
   }
 
   /**
-   * Under the write lock: queues the handler first, since its reply can come as soon as the
-   * bytes are out, then writes. Returns why the handler was not queued, or null if it was
-   * (a failed write then leaves it to the I/O thread to answer).
+   * Under the write lock: queues the handler first, since its reply can come as soon as the bytes
+   * are out, then writes. Returns why the handler was not queued, or null if it was (a failed write
+   * then leaves it to the I/O thread to answer).
    */
   private @Nullable String queueAndWrite(ByteBuffer command, ReplyHandler handler) {
-    long waitingSince = 0; // read from the clock only once a wait starts: the usual send never waits
+    long waitingSince =
+        0; // read from the clock only once a wait starts: the usual send never waits
     while (!pending.offer(handler)) {
       String failed = failure;
       if (failed != null) {
@@ -99,7 +103,10 @@ final class RawConnection {
         }
         waitingSince = waitingSince == 0 ? System.nanoTime() : waitingSince;
         if (System.nanoTime() - waitingSince > BenchTiming.COMMAND_TIMEOUT.toNanos()) {
-          fail("the node has not read its socket for " + BenchTiming.COMMAND_TIMEOUT.toMillis() + " ms");
+          fail(
+              "the node has not read its socket for "
+                  + BenchTiming.COMMAND_TIMEOUT.toMillis()
+                  + " ms");
           return null;
         }
         Thread.onSpinWait(); // the socket's send buffer is full until the node reads

@@ -13,17 +13,19 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * floor-raw's connections, one per node, and the one I/O thread that reads them all: a
- * {@link Selector} that only ever waits for replies. Writes never go through this thread
- * (callers write to the sockets themselves), so a fan-out costs the caller five {@code write}
- * calls and the I/O thread one wake-up per batch of replies. Thread-safe.
+ * floor-raw's connections, one per node, and the one I/O thread that reads them all: a {@link
+ * Selector} that only ever waits for replies. Writes never go through this thread (callers write to
+ * the sockets themselves), so a fan-out costs the caller five {@code write} calls and the I/O
+ * thread one wake-up per batch of replies. Thread-safe.
  */
 final class RawNodes implements AutoCloseable {
   private final Selector selector;
   private final List<RawConnection> connections = new ArrayList<>();
   private final Thread ioThread;
+
   /** Made once: a method reference per select would be an allocation per wake-up. */
   private final java.util.function.Consumer<SelectionKey> onReady = this::onReady;
+
   private volatile boolean closed;
 
   private RawNodes(Selector selector, String threadName) {
@@ -47,8 +49,11 @@ final class RawNodes implements AutoCloseable {
     try {
       for (String uri : uris) {
         URI parsed = URI.create(uri);
-        RawConnection connection = RawConnection.open(parsed.getHost() + ":" + parsed.getPort(),
-            new InetSocketAddress(parsed.getHost(), parsed.getPort()), nodes.selector::wakeup);
+        RawConnection connection =
+            RawConnection.open(
+                parsed.getHost() + ":" + parsed.getPort(),
+                new InetSocketAddress(parsed.getHost(), parsed.getPort()),
+                nodes.selector::wakeup);
         nodes.connections.add(connection);
         connection.channel().register(nodes.selector, SelectionKey.OP_READ, connection);
       }
@@ -113,7 +118,8 @@ final class RawNodes implements AutoCloseable {
       }
     }
     if (!ioThread.isAlive()) {
-      connections.forEach(RawConnection::drainIfFailed); // the thread never started: nobody else will
+      connections.forEach(
+          RawConnection::drainIfFailed); // the thread never started: nobody else will
     }
     try {
       selector.close();

@@ -9,9 +9,8 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * One {@link RedissonClient} per node, as {@code RedissonRedLock} requires, on one shared
- * 2-thread Netty event loop so Redisson gets the same I/O threads as the Lettuce systems.
- * Thread-safe.
+ * One {@link RedissonClient} per node, as {@code RedissonRedLock} requires, on one shared 2-thread
+ * Netty event loop so Redisson gets the same I/O threads as the Lettuce systems. Thread-safe.
  */
 final class RedissonClients implements AutoCloseable {
   /** Enough pooled connections that 32 threads never queue for one. */
@@ -25,7 +24,8 @@ final class RedissonClients implements AutoCloseable {
       Config config = new Config();
       config.setEventLoopGroup(loop);
       config.setThreads(2);
-      config.useSingleServer()
+      config
+          .useSingleServer()
           .setAddress(uri)
           .setConnectionPoolSize(POOL_SIZE)
           .setConnectionMinimumIdleSize(POOL_SIZE / 2)

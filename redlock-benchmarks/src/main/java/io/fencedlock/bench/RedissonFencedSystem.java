@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 import org.redisson.api.RFencedLock;
 
 /**
- * Redisson's {@code RFencedLock} (present in 3.37.0) on the first node only: a fenced lock
- * without a quorum, so it is not fault-tolerant; shown for its cost. Thread-safe.
+ * Redisson's {@code RFencedLock} (present in 3.37.0) on the first node only: a fenced lock without
+ * a quorum, so it is not fault-tolerant; shown for its cost. Thread-safe.
  */
 final class RedissonFencedSystem implements LockSystem {
   private final RedissonClients clients;
@@ -29,8 +29,11 @@ final class RedissonFencedSystem implements LockSystem {
   @Override
   public Held acquire(String resource, Duration maxWait) {
     RFencedLock lock = clients.first().getFencedLock(resource);
-    // Unlike RLock.tryLock, this declares no InterruptedException; interrupts surface as Redisson's own.
-    Long token = lock.tryLockAndGetToken(maxWait.toMillis(), BenchTiming.LEASE_TTL.toMillis(), TimeUnit.MILLISECONDS);
+    // Unlike RLock.tryLock, this declares no InterruptedException; interrupts surface as Redisson's
+    // own.
+    Long token =
+        lock.tryLockAndGetToken(
+            maxWait.toMillis(), BenchTiming.LEASE_TTL.toMillis(), TimeUnit.MILLISECONDS);
     if (token == null) {
       throw new NotGrantedException(name() + ": " + resource + " not granted within " + maxWait);
     }

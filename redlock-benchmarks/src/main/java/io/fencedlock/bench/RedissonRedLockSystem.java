@@ -7,9 +7,8 @@ import org.redisson.RedissonRedLock;
 import org.redisson.api.RLock;
 
 /**
- * Redisson's {@code RedissonRedLock} over one client per node: the Java incumbent. It asks
- * the nodes one after another, not in parallel. Thread-safe; a lock belongs to the thread
- * that took it.
+ * Redisson's {@code RedissonRedLock} over one client per node: the Java incumbent. It asks the
+ * nodes one after another, not in parallel. Thread-safe; a lock belongs to the thread that took it.
  */
 final class RedissonRedLockSystem implements LockSystem {
   private final RedissonClients clients;
@@ -49,7 +48,8 @@ final class RedissonRedLockSystem implements LockSystem {
 
     static boolean tryLock(RLock lock, Duration maxWait) {
       try {
-        return lock.tryLock(maxWait.toMillis(), BenchTiming.LEASE_TTL.toMillis(), TimeUnit.MILLISECONDS);
+        return lock.tryLock(
+            maxWait.toMillis(), BenchTiming.LEASE_TTL.toMillis(), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new NotGrantedException("interrupted", e);

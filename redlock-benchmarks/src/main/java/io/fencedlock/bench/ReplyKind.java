@@ -1,8 +1,8 @@
 package io.fencedlock.bench;
 
 /**
- * The kinds of one-line RESP2 reply that the commands floor-raw sends can get: {@code +OK}
- * (SET granted), {@code $-1} (SET refused), {@code :n} (DEL) and {@code -ERR ...}.
+ * The kinds of one-line RESP2 reply that the commands floor-raw sends can get: {@code +OK} (SET
+ * granted), {@code $-1} (SET refused), {@code :n} (DEL) and {@code -ERR ...}.
  */
 enum ReplyKind {
   /** {@code +...}, a simple string; SET answers {@code +OK}. */

@@ -4,13 +4,14 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Encodes floor-raw's two commands as RESP2 arrays of bulk strings, straight into a buffer
- * the caller reuses: {@code SET key owner NX PX ttl} and {@code DEL key}. The owner is a
- * random 64-bit number in 16 hex digits. Allocates nothing for ASCII keys.
+ * Encodes floor-raw's two commands as RESP2 arrays of bulk strings, straight into a buffer the
+ * caller reuses: {@code SET key owner NX PX ttl} and {@code DEL key}. The owner is a random 64-bit
+ * number in 16 hex digits. Allocates nothing for ASCII keys.
  */
 final class RespCommands {
   /** Bytes of a SET command besides its key (header, owner, options, a 19-digit TTL). */
   private static final int SET_OVERHEAD = 96;
+
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] CRLF = {'\r', '\n'};
 
@@ -21,7 +22,10 @@ final class RespCommands {
     return key.length() * 3 + SET_OVERHEAD; // UTF-8 takes at most 3 bytes per char
   }
 
-  /** Clears {@code out} and writes {@code SET key owner NX PX ttlMillis} into it, flipped for writing. */
+  /**
+   * Clears {@code out} and writes {@code SET key owner NX PX ttlMillis} into it, flipped for
+   * writing.
+   */
   static ByteBuffer set(ByteBuffer out, String key, long owner, long ttlMillis) {
     out.clear();
     out.put((byte) '*').put((byte) '6').put(CRLF);

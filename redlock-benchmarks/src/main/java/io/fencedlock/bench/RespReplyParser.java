@@ -4,11 +4,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Parses RESP2 replies by hand, for floor-raw. It knows only the replies of {@code SET key
- * value NX PX ttl} and {@code DEL key}, which are single lines ({@code +OK}, {@code $-1},
- * {@code :n}, {@code -ERR ...}); anything else is a {@link RespProtocolException}, since the
- * replies would no longer line up with the commands. Allocates nothing except an error's
- * message. Stateless: the caller keeps an incomplete line in its buffer for the next read.
+ * Parses RESP2 replies by hand, for floor-raw. It knows only the replies of {@code SET key value NX
+ * PX ttl} and {@code DEL key}, which are single lines ({@code +OK}, {@code $-1}, {@code :n}, {@code
+ * -ERR ...}); anything else is a {@link RespProtocolException}, since the replies would no longer
+ * line up with the commands. Allocates nothing except an error's message. Stateless: the caller
+ * keeps an incomplete line in its buffer for the next read.
  */
 final class RespReplyParser {
   /** The longest reply line accepted; a longer one cannot be a reply to SET or DEL. */
@@ -17,9 +17,9 @@ final class RespReplyParser {
   private RespReplyParser() {}
 
   /**
-   * Hands every complete reply between {@code in}'s position and limit to {@code out}, in
-   * order, and leaves the position at the start of the first incomplete line (at the limit if
-   * there is none).
+   * Hands every complete reply between {@code in}'s position and limit to {@code out}, in order,
+   * and leaves the position at the start of the first incomplete line (at the limit if there is
+   * none).
    *
    * @return how many replies were handed over
    * @throws RespProtocolException on bytes that are not such a reply
@@ -41,12 +41,15 @@ final class RespReplyParser {
     return replies;
   }
 
-  /** The index of the {@code \r} ending the line that starts at {@code from}, or -1 if incomplete. */
+  /**
+   * The index of the {@code \r} ending the line that starts at {@code from}, or -1 if incomplete.
+   */
   private static int lineEnd(ByteBuffer in, int from, int limit) {
     for (int i = from; i < limit - 1; i++) {
       if (in.get(i) == '\r') {
         if (in.get(i + 1) != '\n') {
-          throw new RespProtocolException("\\r not followed by \\n at byte " + (i - from) + " of a line");
+          throw new RespProtocolException(
+              "\\r not followed by \\n at byte " + (i - from) + " of a line");
         }
         return i;
       }

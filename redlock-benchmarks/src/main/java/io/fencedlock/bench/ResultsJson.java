@@ -22,13 +22,16 @@ final class ResultsJson {
 
   private ResultsJson() {}
 
-  static void write(Path file, RunInfo info, Map<String, ScenarioResult> scenarios, List<Target> targets) {
+  static void write(
+      Path file, RunInfo info, Map<String, ScenarioResult> scenarios, List<Target> targets) {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("run", info.toMap());
     ScenarioResult s1 = scenarios.get("1");
     root.put("roundTripMicros", s1 == null ? null : nanToNull(round(Targets.roundTripMicros(s1))));
     root.put("roundTripSystem", Targets.ROUND_TRIP_SYSTEM);
-    root.put("floorNRoundTripMicros", s1 == null ? null : nanToNull(round(Targets.floorNRoundTripMicros(s1))));
+    root.put(
+        "floorNRoundTripMicros",
+        s1 == null ? null : nanToNull(round(Targets.floorNRoundTripMicros(s1))));
     List<Object> list = new ArrayList<>();
     scenarios.values().forEach(s -> list.add(scenario(s)));
     root.put("scenarios", list);
@@ -60,7 +63,8 @@ final class ResultsJson {
     root.put("references", referenceList);
     try {
       Files.createDirectories(file.getParent());
-      Files.writeString(file, new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(root));
+      Files.writeString(
+          file, new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(root));
     } catch (IOException e) {
       throw new UncheckedIOException("could not write " + file, e);
     }
@@ -81,12 +85,16 @@ final class ResultsJson {
       spread.put("cpuMicrosPerOp", range(r.range(Stats::cpuMicrosPerOp)));
       spread.put("allocatedBytesPerOp", range(r.range(Stats::allocatedBytesPerOp)));
       sys.put("spread", spread);
-      BASES.forEach((base, suffix) -> {
-        sys.put("p50Over" + suffix, ratio(s.p50Ratio(r.system(), base)));
-        sys.put("opsOver" + suffix, ratio(s.opsRatio(r.system(), base)));
-      });
-      sys.put("cpuOverFloorRaw", ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::cpuMicrosPerOp)));
-      sys.put("allocatedOverFloorRaw", ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::allocatedBytesPerOp)));
+      BASES.forEach(
+          (base, suffix) -> {
+            sys.put("p50Over" + suffix, ratio(s.p50Ratio(r.system(), base)));
+            sys.put("opsOver" + suffix, ratio(s.opsRatio(r.system(), base)));
+          });
+      sys.put(
+          "cpuOverFloorRaw", ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::cpuMicrosPerOp)));
+      sys.put(
+          "allocatedOverFloorRaw",
+          ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::allocatedBytesPerOp)));
       sys.put("repetitions", Stats.toMaps(r.reps()));
       sys.put("errorSamples", r.errorSamples());
       systems.add(sys);

@@ -38,7 +38,9 @@ final class ScenarioResult {
   /** {@code system}'s figures in repetition {@code rep} (from 0), if it ran then. */
   Optional<Stats> repetition(String system, int rep) {
     SystemResult result = bySystem.get(system);
-    return result == null || rep >= result.reps().size() ? Optional.empty() : Optional.of(result.reps().get(rep));
+    return result == null || rep >= result.reps().size()
+        ? Optional.empty()
+        : Optional.of(result.reps().get(rep));
   }
 
   /** The most repetitions any system has. */
@@ -46,7 +48,10 @@ final class ScenarioResult {
     return bySystem.values().stream().mapToInt(r -> r.reps().size()).max().orElse(0);
   }
 
-  /** {@code system}'s median of {@code figure} over {@code base}'s, if both ran and base's is not zero. */
+  /**
+   * {@code system}'s median of {@code figure} over {@code base}'s, if both ran and base's is not
+   * zero.
+   */
   Optional<Double> ratio(String system, String base, ToDoubleFunction<Stats> figure) {
     Optional<Stats> a = median(system);
     Optional<Stats> b = median(base);

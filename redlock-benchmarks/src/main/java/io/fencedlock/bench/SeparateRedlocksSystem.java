@@ -6,18 +6,19 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Diagnostic for the contended scenario: this project's fenced Redlock with one instance per
- * client thread, as clients in separate processes would have. A release then reaches the other
- * waiters only through its announcement, which wakes one waiter in every instance; there is
- * no local handoff. Threads get instances round robin on first use, so the {@link
- * HandoffScenario#CLIENTS} threads of one run get one each. Thread-safe.
+ * Diagnostic for the contended scenario: this project's fenced Redlock with one instance per client
+ * thread, as clients in separate processes would have. A release then reaches the other waiters
+ * only through its announcement, which wakes one waiter in every instance; there is no local
+ * handoff. Threads get instances round robin on first use, so the {@link HandoffScenario#CLIENTS}
+ * threads of one run get one each. Thread-safe.
  */
 final class SeparateRedlocksSystem implements LockSystem {
   private final String name;
   private final List<OurRedlockSystem> instances = new ArrayList<>();
   private final AtomicInteger handedOut = new AtomicInteger();
   private final ThreadLocal<OurRedlockSystem> mine =
-      ThreadLocal.withInitial(() -> instances.get(Math.floorMod(handedOut.getAndIncrement(), instances.size())));
+      ThreadLocal.withInitial(
+          () -> instances.get(Math.floorMod(handedOut.getAndIncrement(), instances.size())));
 
   SeparateRedlocksSystem(String name, List<String> uris, int count) {
     this.name = name;

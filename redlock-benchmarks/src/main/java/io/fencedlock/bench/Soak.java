@@ -22,10 +22,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * {@code ./fencedlock bench --soak MINUTES}: one fenced Redlock under a steady mixed load
- * (4 clients each on 1,000 resources of its own, with an extend per lease; 4 clients contending
- * for one resource, waiting at most 2 s) while heap-after-GC and thread count are sampled every 20th of the run.
- * Writes soak.json with the samples and the soak targets.
+ * {@code ./fencedlock bench --soak MINUTES}: one fenced Redlock under a steady mixed load (4
+ * clients each on 1,000 resources of its own, with an extend per lease; 4 clients contending for
+ * one resource, waiting at most 2 s) while heap-after-GC and thread count are sampled every 20th of
+ * the run. Writes soak.json with the samples and the soak targets.
  */
 final class Soak {
   private static final int SAMPLES = 20;
@@ -47,22 +47,43 @@ final class Soak {
         Workers.pause(Duration.ofNanos(start + i * sampleEveryNanos - System.nanoTime()));
         SoakSample sample = sample((System.nanoTime() - start) / 60e9, ops.sum(), errors.sum());
         samples.add(sample);
-        progress.printf(Locale.ROOT, "[soak %2d/%d] minute %.1f  heap after GC %.1f MB  threads %d  leases %d  errors %d%n",
-            i, SAMPLES, sample.minute(), sample.heapUsedMb(), sample.threads(), sample.operations(), sample.errors());
+        progress.printf(
+            Locale.ROOT,
+            "[soak %2d/%d] minute %.1f  heap after GC %.1f MB  threads %d  leases %d  errors %d%n",
+            i,
+            SAMPLES,
+            sample.minute(),
+            sample.heapUsedMb(),
+            sample.threads(),
+            sample.operations(),
+            sample.errors());
       }
       workers.stopAndJoin();
     }
     List<Target> targets = SoakVerdict.targets(samples, minutes);
     write(dir.resolve("soak.json"), minutes, samples, targets);
-    targets.forEach(t -> progress.printf(Locale.ROOT, "%s = %.2f (limit %s %.2f): %s%n", t.name(), t.value(),
-        t.atMost() ? "<=" : ">=", t.limit(), t.met() ? "met" : "MISSED"));
+    targets.forEach(
+        t ->
+            progress.printf(
+                Locale.ROOT,
+                "%s = %.2f (limit %s %.2f): %s%n",
+                t.name(),
+                t.value(),
+                t.atMost() ? "<=" : ">=",
+                t.limit(),
+                t.met() ? "met" : "MISSED"));
   }
 
   private static void step(Redlock redlock, int client, LongAdder ops, LongAdder errors) {
     boolean contended = client % 2 == 1;
     // Each uncontended client rotates through resources of its own, so it never meets another.
-    String resource = contended ? "soak:contended" : "soak:" + client + ":" + ThreadLocalRandom.current().nextInt(RESOURCES);
-    try (Lease lease = redlock.acquire(resource, BenchTiming.LEASE_TTL, contended ? CONTENDED_WAIT : Duration.ZERO)) {
+    String resource =
+        contended
+            ? "soak:contended"
+            : "soak:" + client + ":" + ThreadLocalRandom.current().nextInt(RESOURCES);
+    try (Lease lease =
+        redlock.acquire(
+            resource, BenchTiming.LEASE_TTL, contended ? CONTENDED_WAIT : Duration.ZERO)) {
       if (!contended) {
         lease.extend(BenchTiming.LEASE_TTL);
       }
@@ -74,15 +95,22 @@ final class Soak {
 
   private static SoakSample sample(double minute, long ops, long errors) {
     System.gc(); // explicit: heap-after-GC is the figure that must stay flat
-    double heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024.0 * 1024.0);
-    return new SoakSample(minute, heapMb, ManagementFactory.getThreadMXBean().getThreadCount(), ops, errors);
+    double heapMb =
+        ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024.0 * 1024.0);
+    return new SoakSample(
+        minute, heapMb, ManagementFactory.getThreadMXBean().getThreadCount(), ops, errors);
   }
 
-  private static void write(Path file, int minutes, List<SoakSample> samples, List<Target> targets) {
+  private static void write(
+      Path file, int minutes, List<SoakSample> samples, List<Target> targets) {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("minutes", minutes);
-    root.put("workload", "1 fenced Redlock, 5 nodes; 4 clients each on " + RESOURCES + " random resources of its own"
-        + " with one extend per lease, 4 clients contending for one resource (max wait 2 s; errors = waits that ran out)");
+    root.put(
+        "workload",
+        "1 fenced Redlock, 5 nodes; 4 clients each on "
+            + RESOURCES
+            + " random resources of its own with one extend per lease, 4 clients contending for one"
+            + " resource (max wait 2 s; errors = waits that ran out)");
     root.put("samples", samples);
     root.put("targets", targets);
     try {

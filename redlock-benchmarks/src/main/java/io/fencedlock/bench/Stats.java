@@ -12,13 +12,22 @@ import org.jspecify.annotations.Nullable;
  * @param count recorded operations
  * @param errors operations that failed
  * @param overlaps mutual-exclusion violations seen by the handoff scenario
- * @param cpuMicrosPerOp the client side's CPU time per recorded operation ({@link CostMeter});
- *     NaN if not measured
- * @param allocatedBytesPerOp bytes the client side allocated per recorded operation; NaN if
- *     not measured
+ * @param cpuMicrosPerOp the client side's CPU time per recorded operation ({@link CostMeter}); NaN
+ *     if not measured
+ * @param allocatedBytesPerOp bytes the client side allocated per recorded operation; NaN if not
+ *     measured
  */
-record Stats(double p50, double p99, double p999, double max, double opsPerSec, long count, long errors,
-    long overlaps, double cpuMicrosPerOp, double allocatedBytesPerOp) {
+record Stats(
+    double p50,
+    double p99,
+    double p999,
+    double max,
+    double opsPerSec,
+    long count,
+    long errors,
+    long overlaps,
+    double cpuMicrosPerOp,
+    double allocatedBytesPerOp) {
 
   /** The median of each figure over repetitions, taken figure by figure. */
   static Stats median(List<Stats> reps) {
@@ -37,7 +46,8 @@ record Stats(double p50, double p99, double p999, double max, double opsPerSec, 
 
   /** The median of one figure over repetitions, leaving out those that lack it; NaN if all do. */
   static double median(List<Stats> reps, ToDoubleFunction<Stats> figure) {
-    double[] values = reps.stream().mapToDouble(figure).filter(v -> !Double.isNaN(v)).sorted().toArray();
+    double[] values =
+        reps.stream().mapToDouble(figure).filter(v -> !Double.isNaN(v)).sorted().toArray();
     if (values.length == 0) {
       return Double.NaN;
     }

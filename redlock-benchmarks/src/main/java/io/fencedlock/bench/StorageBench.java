@@ -9,8 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,10 +23,10 @@ import org.HdrHistogram.Recorder;
  * {@code ./fencedlock bench --storage}: fenced writes per second and their latency through the
  * storage service's HTTP front end, Jetty (as shipped) against the JDK {@code HttpServer} it
  * replaced, with 1, 8 and 64 writers. Each writer is one client thread putting a 100-byte value
- * under its own key with rising tokens, closed loop, through {@link FencedStorageClient}. Both front
- * ends run over SQLite on a RAM disk (/dev/shm when there is one), so that the database's fsync
- * does not hide the HTTP layer's cost. The two are measured alternately, the order rotating each
- * repetition, so ratios compare like with like within one run.
+ * under its own key with rising tokens, closed loop, through {@link FencedStorageClient}. Both
+ * front ends run over SQLite on a RAM disk (/dev/shm when there is one), so that the database's
+ * fsync does not hide the HTTP layer's cost. The two are measured alternately, the order rotating
+ * each repetition, so ratios compare like with like within one run.
  */
 final class StorageBench {
   static final List<Integer> WRITERS = List.of(1, 8, 64);
@@ -43,12 +41,16 @@ final class StorageBench {
     this.progress = progress;
   }
 
-  /** Runs every writer count on both front ends; writes storage.md and storage.json into {@code dir}. */
+  /**
+   * Runs every writer count on both front ends; writes storage.md and storage.json into {@code
+   * dir}.
+   */
   static void run(BenchPlan plan, Path dir, PrintStream progress) {
     Path data = dataDirectory();
     try (StorageFrontEnd jetty = StorageFrontEnd.jetty(sqlite(data, "jetty"));
         StorageFrontEnd jdk = StorageFrontEnd.jdk(sqlite(data, "jdk"))) {
-      Map<Integer, ScenarioResult> results = new StorageBench(plan, progress).measure(List.of(jetty, jdk));
+      Map<Integer, ScenarioResult> results =
+          new StorageBench(plan, progress).measure(List.of(jetty, jdk));
       String table = markdown(results, data);
       Files.createDirectories(dir);
       Files.writeString(dir.resolve("storage.md"), table);
@@ -69,12 +71,22 @@ final class StorageBench {
       for (int rep = 0; rep < plan.reps(); rep++) {
         for (int i = 0; i < frontEnds.size(); i++) {
           StorageFrontEnd frontEnd = frontEnds.get((i + rep) % frontEnds.size());
-          progress.printf(Locale.ROOT, "storage: %2d writers  %-24s rep %d/%d%n", writers,
-              frontEnd.name(), rep + 1, plan.reps());
+          progress.printf(
+              Locale.ROOT,
+              "storage: %2d writers  %-24s rep %d/%d%n",
+              writers,
+              frontEnd.name(),
+              rep + 1,
+              plan.reps());
           Measurement m = measure(frontEnd, writers, plan.window(rep));
           Stats stats = m.stats();
-          progress.printf(Locale.ROOT, "         p50 %.1f us, p99 %.1f us, %.0f writes/s%s%n", stats.p50(),
-              stats.p99(), stats.opsPerSec(), m.errors() > 0 ? ", " + m.errors() + " errors: " + m.firstError() : "");
+          progress.printf(
+              Locale.ROOT,
+              "         p50 %.1f us, p99 %.1f us, %.0f writes/s%s%n",
+              stats.p50(),
+              stats.p99(),
+              stats.opsPerSec(),
+              m.errors() > 0 ? ", " + m.errors() + " errors: " + m.firstError() : "");
           result.add(frontEnd.name(), m);
         }
       }
@@ -89,23 +101,28 @@ final class StorageBench {
     LongAdder errors = new LongAdder();
     AtomicReference<String> firstError = new AtomicReference<>("");
     long[] tokens = new long[writers];
-    long epoch = System.nanoTime(); // tokens rise across repetitions: each key's writes stay accepted
-    Workers workers = Workers.start("storage-" + frontEnd.name(), writers, writer -> {
-      String key = "bench-" + writers + "-" + writer;
-      long token = epoch + tokens[writer]++;
-      long start = System.nanoTime();
-      try {
-        WriteResult result = client.put(key, VALUE, token, OWNER);
-        if (result.isAccepted()) {
-          recorder.recordValue(System.nanoTime() - start);
-          return;
-        }
-        firstError.compareAndSet("", "rejected: " + result);
-      } catch (StorageClientException e) {
-        firstError.compareAndSet("", String.valueOf(e.getMessage()));
-      }
-      errors.increment();
-    });
+    long epoch =
+        System.nanoTime(); // tokens rise across repetitions: each key's writes stay accepted
+    Workers workers =
+        Workers.start(
+            "storage-" + frontEnd.name(),
+            writers,
+            writer -> {
+              String key = "bench-" + writers + "-" + writer;
+              long token = epoch + tokens[writer]++;
+              long start = System.nanoTime();
+              try {
+                WriteResult result = client.put(key, VALUE, token, OWNER);
+                if (result.isAccepted()) {
+                  recorder.recordValue(System.nanoTime() - start);
+                  return;
+                }
+                firstError.compareAndSet("", "rejected: " + result);
+              } catch (StorageClientException e) {
+                firstError.compareAndSet("", String.valueOf(e.getMessage()));
+              }
+              errors.increment();
+            });
     Workers.pause(window.warmup());
     recorder.getIntervalHistogram();
     long errorsBefore = errors.sum();
@@ -119,26 +136,50 @@ final class StorageBench {
   }
 
   static String markdown(Map<Integer, ScenarioResult> results, Path data) {
-    StringBuilder out = new StringBuilder("### Storage service: fenced writes through each HTTP front end\n\n");
-    out.append("SQLite in ").append(data.getParent()).append(", 100-byte values, one key per writer; the JDK"
-        + " HttpServer with TCP_NODELAY ").append(System.getProperty(JdkHttpBaseline.NODELAY)).append(".\n\n");
-    out.append("| writers | front end | writes/s | p50 µs | p99 µs | writes/s ÷ JDK | p50 ÷ JDK | p99 ÷ JDK | errors |\n");
+    StringBuilder out =
+        new StringBuilder("### Storage service: fenced writes through each HTTP front end\n\n");
+    out.append("SQLite in ")
+        .append(data.getParent())
+        .append(", 100-byte values, one key per writer; the JDK" + " HttpServer with TCP_NODELAY ")
+        .append(System.getProperty(JdkHttpBaseline.NODELAY))
+        .append(".\n\n");
+    out.append(
+        "| writers | front end | writes/s | p50 µs | p99 µs | writes/s ÷ JDK | p50 ÷ JDK | p99 ÷"
+            + " JDK | errors |\n");
     out.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
-    results.forEach((writers, result) -> {
-      for (SystemResult system : result.systems()) {
-        Stats m = system.median();
-        out.append(String.format(Locale.ROOT, "| %d | %s | %.0f | %.1f | %.1f | %s | %s | %s | %d |%n", writers,
-            system.system(), m.opsPerSec(), m.p50(), m.p99(),
-            ratio(result, system.system(), Stats::opsPerSec), ratio(result, system.system(), Stats::p50),
-            ratio(result, system.system(), Stats::p99), m.errors()));
-      }
-    });
+    results.forEach(
+        (writers, result) -> {
+          for (SystemResult system : result.systems()) {
+            Stats m = system.median();
+            out.append(
+                String.format(
+                    Locale.ROOT,
+                    "| %d | %s | %.0f | %.1f | %.1f | %s | %s | %s | %d |%n",
+                    writers,
+                    system.system(),
+                    m.opsPerSec(),
+                    m.p50(),
+                    m.p99(),
+                    ratio(result, system.system(), Stats::opsPerSec),
+                    ratio(result, system.system(), Stats::p50),
+                    ratio(result, system.system(), Stats::p99),
+                    m.errors()));
+          }
+        });
     return out.toString();
   }
 
-  private static String ratio(ScenarioResult result, String system, Function<Stats, Double> figure) {
-    return result.median(system).flatMap(a -> result.median(StorageFrontEnd.JDK)
-            .map(b -> String.format(Locale.ROOT, "%.2f×", figure.apply(a) / figure.apply(b))))
+  private static String ratio(
+      ScenarioResult result, String system, Function<Stats, Double> figure) {
+    return result
+        .median(system)
+        .flatMap(
+            a ->
+                result
+                    .median(StorageFrontEnd.JDK)
+                    .map(
+                        b ->
+                            String.format(Locale.ROOT, "%.2f×", figure.apply(a) / figure.apply(b))))
         .orElse("–");
   }
 

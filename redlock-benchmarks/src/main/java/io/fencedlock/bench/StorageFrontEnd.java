@@ -5,8 +5,8 @@ import io.fencedlock.storage.service.StorageService;
 import java.net.URI;
 
 /**
- * One HTTP front end of the fenced store under test, on its own database. Both run in this JVM,
- * as the service does in the demo and the chaos harness. Thread-safe.
+ * One HTTP front end of the fenced store under test, on its own database. Both run in this JVM, as
+ * the service does in the demo and the chaos harness. Thread-safe.
  */
 interface StorageFrontEnd extends AutoCloseable {
   String JETTY = "storage-jetty";

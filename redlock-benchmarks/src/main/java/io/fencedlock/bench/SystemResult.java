@@ -6,8 +6,8 @@ import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One system's runs in one scenario: per-repetition figures, their medians, and all
- * repetitions' latencies merged (for the percentile plot only). Not thread-safe.
+ * One system's runs in one scenario: per-repetition figures, their medians, and all repetitions'
+ * latencies merged (for the percentile plot only). Not thread-safe.
  */
 final class SystemResult {
   private final String system;

@@ -4,25 +4,31 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Every system under test, built over one set of node URIs (direct or through the fault
- * proxy) and closed together. The names are the keys of tables and results.json.
+ * Every system under test, built over one set of node URIs (direct or through the fault proxy) and
+ * closed together. The names are the keys of tables and results.json.
  */
 final class Systems implements AutoCloseable {
   /** The real floor: no client library, RESP by hand, one I/O thread ({@link FloorRawSystem}). */
   static final String FLOOR_RAW = "floor-raw";
+
   static final String FLOOR_1 = "floor-1";
   static final String FLOOR_N = "floor-N";
+
   /**
-   * Control: a second floor-N, identical to the first. Its ratio to floor-N is what the run's
-   * noise alone makes of two equal systems, the yardstick for every other scenario-1 ratio.
+   * Control: a second floor-N, identical to the first. Its ratio to floor-N is what the run's noise
+   * alone makes of two equal systems, the yardstick for every other scenario-1 ratio.
    */
   static final String FLOOR_N_AGAIN = "floor-N-again";
+
   /** Diagnostic: floor-N whose release is the smallest compare-and-delete script. */
   static final String FLOOR_N_CAD = "floor-N-cad";
+
   static final String FENCED = "redlock-fenced";
   static final String UNFENCED = "redlock-unfenced";
+
   /** Diagnostic for scenario 3: one fenced Redlock per client thread, as separate processes. */
   static final String FENCED_SEPARATE = "redlock-fenced-8-instances";
+
   static final String REDISSON_REDLOCK = "redisson-redlock";
   static final String REDISSON_FENCED = "redisson-fenced-1";
 
@@ -64,7 +70,9 @@ final class Systems implements AutoCloseable {
     closeAll(all);
   }
 
-  /** Closes every system, even if some fail; rethrows the first failure with the rest suppressed. */
+  /**
+   * Closes every system, even if some fail; rethrows the first failure with the rest suppressed.
+   */
   static void closeAll(List<? extends LockSystem> systems) {
     RuntimeException failure = null;
     for (LockSystem system : systems) {

@@ -7,13 +7,15 @@ import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Renders the per-scenario tables (latency and throughput; the client's cost and the spread
- * over repetitions) and the target list as Markdown.
+ * Renders the per-scenario tables (latency and throughput; the client's cost and the spread over
+ * repetitions) and the target list as Markdown.
  */
 final class Tables {
-  static final String COST_NOTE = "Client side only: this JVM's process CPU time (without the in-process fault"
-      + " proxy's threads) and heap allocation, per operation (scenario 3: per handoff); the Redis servers are"
-      + " separate processes and not counted. Medians over the repetitions, smallest–largest in brackets.";
+  static final String COST_NOTE =
+      "Client side only: this JVM's process CPU time (without the in-process fault proxy's threads)"
+          + " and heap allocation, per operation (scenario 3: per handoff); the Redis servers are"
+          + " separate processes and not counted. Medians over the repetitions, smallest–largest in"
+          + " brackets.";
 
   private Tables() {}
 
@@ -31,61 +33,98 @@ final class Tables {
     if (!references.isEmpty()) {
       out.append("\nReferences (no targets):\n\n");
       for (Targets.Reference r : references) {
-        out.append(String.format(Locale.ROOT, "- %s = %s: %s%n", r.name(), number(r.value()), r.meaning()));
+        out.append(
+            String.format(
+                Locale.ROOT, "- %s = %s: %s%n", r.name(), number(r.value()), r.meaning()));
       }
     }
     return out.toString();
   }
 
   private static void latency(StringBuilder out, ScenarioResult s) {
-    out.append("| system | p50 µs | p99 µs | p99.9 µs | max µs | ops/s | p50 / floor-raw | p50 / floor-N"
-        + " | ops / floor-raw | ops / floor-N | p50 / Redisson RedLock | errors |\n");
+    out.append(
+        "| system | p50 µs | p99 µs | p99.9 µs | max µs | ops/s | p50 / floor-raw | p50 / floor-N"
+            + " | ops / floor-raw | ops / floor-N | p50 / Redisson RedLock | errors |\n");
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (SystemResult r : s.systems()) {
       Stats m = r.median();
-      out.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.0f | %s | %s | %s | %s | %s | %d |%n",
-          r.system(), m.p50(), m.p99(), m.p999(), m.max(), m.opsPerSec(),
-          ratio(s.p50Ratio(r.system(), Systems.FLOOR_RAW)), ratio(s.p50Ratio(r.system(), Systems.FLOOR_N)),
-          ratio(s.opsRatio(r.system(), Systems.FLOOR_RAW)), ratio(s.opsRatio(r.system(), Systems.FLOOR_N)),
-          ratio(s.p50Ratio(r.system(), Systems.REDISSON_REDLOCK)), m.errors() + m.overlaps()));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.1f | %.1f | %.1f | %.1f | %.0f | %s | %s | %s | %s | %s | %d |%n",
+              r.system(),
+              m.p50(),
+              m.p99(),
+              m.p999(),
+              m.max(),
+              m.opsPerSec(),
+              ratio(s.p50Ratio(r.system(), Systems.FLOOR_RAW)),
+              ratio(s.p50Ratio(r.system(), Systems.FLOOR_N)),
+              ratio(s.opsRatio(r.system(), Systems.FLOOR_RAW)),
+              ratio(s.opsRatio(r.system(), Systems.FLOOR_N)),
+              ratio(s.p50Ratio(r.system(), Systems.REDISSON_REDLOCK)),
+              m.errors() + m.overlaps()));
     }
   }
 
   private static void cost(StringBuilder out, ScenarioResult s) {
-    out.append("| system | p50 µs | ops/s | CPU µs/op | CPU / floor-raw | allocated bytes/op | allocated / floor-raw |\n");
+    out.append(
+        "| system | p50 µs | ops/s | CPU µs/op | CPU / floor-raw | allocated bytes/op | allocated /"
+            + " floor-raw |\n");
     out.append("|---|---:|---:|---:|---:|---:|---:|\n");
     for (SystemResult r : s.systems()) {
       Stats m = r.median();
-      out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", r.system(),
-          spread(m.p50(), r, Stats::p50, "%.1f"), spread(m.opsPerSec(), r, Stats::opsPerSec, "%.0f"),
-          spread(m.cpuMicrosPerOp(), r, Stats::cpuMicrosPerOp, "%.1f"),
-          ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::cpuMicrosPerOp)),
-          spread(m.allocatedBytesPerOp(), r, Stats::allocatedBytesPerOp, "%.0f"),
-          ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::allocatedBytesPerOp))));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %s | %s | %s | %s |%n",
+              r.system(),
+              spread(m.p50(), r, Stats::p50, "%.1f"),
+              spread(m.opsPerSec(), r, Stats::opsPerSec, "%.0f"),
+              spread(m.cpuMicrosPerOp(), r, Stats::cpuMicrosPerOp, "%.1f"),
+              ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::cpuMicrosPerOp)),
+              spread(m.allocatedBytesPerOp(), r, Stats::allocatedBytesPerOp, "%.0f"),
+              ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::allocatedBytesPerOp))));
     }
   }
 
   private static void targets(StringBuilder out, List<Target> targets) {
-    out.append("### Targets\n\n| target | value | per repetition | limit | met |\n|---|---:|---:|---|---|\n");
+    out.append(
+        "### Targets\n\n"
+            + "| target | value | per repetition | limit | met |\n"
+            + "|---|---:|---:|---|---|\n");
     for (Target t : targets) {
       Range reps = t.repetitions();
-      out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s %s%s | %s |%n", t.name(), number(t.value()),
-          reps == null ? "–" : number(reps.min()) + "–" + number(reps.max()),
-          t.atMost() ? "≤" : "≥", number(t.limit()), t.limitRule() == null ? "" : " (" + t.limitRule() + ")",
-          t.met() ? "yes" : "**no**"));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %s %s%s | %s |%n",
+              t.name(),
+              number(t.value()),
+              reps == null ? "–" : number(reps.min()) + "–" + number(reps.max()),
+              t.atMost() ? "≤" : "≥",
+              number(t.limit()),
+              t.limitRule() == null ? "" : " (" + t.limitRule() + ")",
+              t.met() ? "yes" : "**no**"));
     }
   }
 
   /** "412.0 (398.2–431.9)": the median, and the smallest and largest repetition. */
-  private static String spread(double median, SystemResult r, ToDoubleFunction<Stats> figure, String format) {
+  private static String spread(
+      double median, SystemResult r, ToDoubleFunction<Stats> figure, String format) {
     if (Double.isNaN(median)) {
       return "–";
     }
     Range range = r.range(figure);
     String value = String.format(Locale.ROOT, format, median);
-    return range == null || r.reps().size() < 2 ? value
-        : value + " (" + String.format(Locale.ROOT, format, range.min()) + "–"
-            + String.format(Locale.ROOT, format, range.max()) + ")";
+    return range == null || r.reps().size() < 2
+        ? value
+        : value
+            + " ("
+            + String.format(Locale.ROOT, format, range.min())
+            + "–"
+            + String.format(Locale.ROOT, format, range.max())
+            + ")";
   }
 
   private static String number(double value) {

@@ -14,7 +14,13 @@ import org.jspecify.annotations.Nullable;
  *     repetition alone, or null if not known (the soak's targets)
  * @param limitRule how the limit was computed from the same run, or null for a fixed limit
  */
-record Target(String name, double value, double limit, boolean atMost, boolean met, @Nullable Range repetitions,
+record Target(
+    String name,
+    double value,
+    double limit,
+    boolean atMost,
+    boolean met,
+    @Nullable Range repetitions,
     @Nullable String limitRule) {
 
   static Target atMost(String name, double value, double limit) {
@@ -25,9 +31,15 @@ record Target(String name, double value, double limit, boolean atMost, boolean m
     return of(name, value, limit, false, null, null);
   }
 
-  static Target of(String name, double value, double limit, boolean atMost, @Nullable Range repetitions,
+  static Target of(
+      String name,
+      double value,
+      double limit,
+      boolean atMost,
+      @Nullable Range repetitions,
       @Nullable String limitRule) {
-    boolean met = !Double.isNaN(value) && !Double.isNaN(limit) && (atMost ? value <= limit : value >= limit);
+    boolean met =
+        !Double.isNaN(value) && !Double.isNaN(limit) && (atMost ? value <= limit : value >= limit);
     return new Target(name, value, limit, atMost, met, repetitions, limitRule);
   }
 }

@@ -14,17 +14,19 @@ import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Checks the targets of issue 20 (and the one of issue 5 it keeps) against one run. Every
- * ratio compares systems of the same run, and is computed from the medians over the
- * repetitions; the same ratio computed from each repetition alone gives its spread. A
- * "round trip" (RT) is half of floor-raw's scenario-1 p50 (floor-raw does two quorum steps
- * per operation): one parallel step to 5 nodes, done at the 3rd reply, by the cheapest client
- * this JVM can run, on this machine, in this run.
+ * Checks the targets of issue 20 (and the one of issue 5 it keeps) against one run. Every ratio
+ * compares systems of the same run, and is computed from the medians over the repetitions; the same
+ * ratio computed from each repetition alone gives its spread. A "round trip" (RT) is half of
+ * floor-raw's scenario-1 p50 (floor-raw does two quorum steps per operation): one parallel step to
+ * 5 nodes, done at the 3rd reply, by the cheapest client this JVM can run, on this machine, in this
+ * run.
  */
 final class Targets {
   /** The system whose scenario-1 p50, halved, is a round trip. */
   static final String ROUND_TRIP_SYSTEM = FLOOR_RAW;
+
   private static final double FLOOR_ROUND_TRIPS = 2;
+
   /** Issue 20: the Redisson targets hold us to this share of what the run's floor-N allows. */
   static final double SHARE_OF_FLOOR_N_BOUND = 0.9;
 
@@ -41,15 +43,23 @@ final class Targets {
    * @param scenarios the scenarios it needs; it is left out when one did not run
    * @param limitRule how a limit that depends on the run is computed, or null for a fixed one
    */
-  record Definition(String name, List<String> scenarios, ToDoubleFunction<Figures> value,
-      ToDoubleFunction<Figures> limit, boolean atMost, @org.jspecify.annotations.Nullable String limitRule) {}
+  record Definition(
+      String name,
+      List<String> scenarios,
+      ToDoubleFunction<Figures> value,
+      ToDoubleFunction<Figures> limit,
+      boolean atMost,
+      @org.jspecify.annotations.Nullable String limitRule) {}
 
   private Targets() {}
 
-  /** Every target of issue 20 with a figure in this run, as worded there, and whether it was met. */
+  /**
+   * Every target of issue 20 with a figure in this run, as worded there, and whether it was met.
+   */
   static List<Target> check(Map<String, ScenarioResult> byId) {
     List<Target> targets = new ArrayList<>();
-    Figures medians = (scenario, system, figure) -> figure(byId, scenario, s -> s.median(system), figure);
+    Figures medians =
+        (scenario, system, figure) -> figure(byId, scenario, s -> s.median(system), figure);
     int reps = byId.values().stream().mapToInt(ScenarioResult::repetitions).max().orElse(0);
     for (Definition d : definitions()) {
       if (!byId.keySet().containsAll(d.scenarios())) {
@@ -58,11 +68,20 @@ final class Targets {
       double[] perRep = new double[reps];
       for (int rep = 0; rep < reps; rep++) {
         int r = rep;
-        perRep[rep] = d.value().applyAsDouble(
-            (scenario, system, figure) -> figure(byId, scenario, s -> s.repetition(system, r), figure));
+        perRep[rep] =
+            d.value()
+                .applyAsDouble(
+                    (scenario, system, figure) ->
+                        figure(byId, scenario, s -> s.repetition(system, r), figure));
       }
-      targets.add(Target.of(d.name(), d.value().applyAsDouble(medians), d.limit().applyAsDouble(medians), d.atMost(),
-          Range.of(perRep), d.limitRule()));
+      targets.add(
+          Target.of(
+              d.name(),
+              d.value().applyAsDouble(medians),
+              d.limit().applyAsDouble(medians),
+              d.atMost(),
+              Range.of(perRep),
+              d.limitRule()));
     }
     return targets;
   }
@@ -73,71 +92,132 @@ final class Targets {
     for (String s : List.of("1", "1-many")) {
       // Scenario 1-many is held to the same p50 targets: the one-round-trip prediction of the
       // fenced path must not depend on hammering one key.
-      all.add(atMost("s" + s + ".unfenced_p50_over_floorRaw", List.of(s), ratio(s, UNFENCED, FLOOR_RAW, Stats::p50), 1.10));
-      all.add(atMost("s" + s + ".fenced_p50_over_floorRaw", List.of(s), ratio(s, FENCED, FLOOR_RAW, Stats::p50), 1.15));
+      all.add(
+          atMost(
+              "s" + s + ".unfenced_p50_over_floorRaw",
+              List.of(s),
+              ratio(s, UNFENCED, FLOOR_RAW, Stats::p50),
+              1.10));
+      all.add(
+          atMost(
+              "s" + s + ".fenced_p50_over_floorRaw",
+              List.of(s),
+              ratio(s, FENCED, FLOOR_RAW, Stats::p50),
+              1.15));
       if (s.equals("1")) {
-        all.add(atMost("s1.unfenced_cpu_per_op_over_floorRaw", List.of(s),
-            ratio(s, UNFENCED, FLOOR_RAW, Stats::cpuMicrosPerOp), 1.5));
-        all.add(atMost("s1.fenced_cpu_per_op_over_floorRaw", List.of(s),
-            ratio(s, FENCED, FLOOR_RAW, Stats::cpuMicrosPerOp), 1.5));
+        all.add(
+            atMost(
+                "s1.unfenced_cpu_per_op_over_floorRaw",
+                List.of(s),
+                ratio(s, UNFENCED, FLOOR_RAW, Stats::cpuMicrosPerOp),
+                1.5));
+        all.add(
+            atMost(
+                "s1.fenced_cpu_per_op_over_floorRaw",
+                List.of(s),
+                ratio(s, FENCED, FLOOR_RAW, Stats::cpuMicrosPerOp),
+                1.5));
       }
     }
     for (String system : List.of(UNFENCED, FENCED)) {
-      all.add(new Definition("s2." + shortName(system) + "_ops_over_floorRaw", List.of("2"),
-          ratio("2", system, FLOOR_RAW, Stats::opsPerSec), f -> 0.9, false, null));
+      all.add(
+          new Definition(
+              "s2." + shortName(system) + "_ops_over_floorRaw",
+              List.of("2"),
+              ratio("2", system, FLOOR_RAW, Stats::opsPerSec),
+              f -> 0.9,
+              false,
+              null));
     }
-    all.add(atMost("s3.fenced_handoff_p50_in_round_trips", List.of("1", "3"), inRoundTrips(FENCED), 2.5));
-    all.add(atMost("s3.unfenced_handoff_p50_in_round_trips", List.of("1", "3"), inRoundTrips(UNFENCED), 2.5));
-    all.add(atMost("s3.fenced8instances_handoff_p50_in_round_trips", List.of("1", "3"), inRoundTrips(FENCED_SEPARATE), 4));
+    all.add(
+        atMost(
+            "s3.fenced_handoff_p50_in_round_trips", List.of("1", "3"), inRoundTrips(FENCED), 2.5));
+    all.add(
+        atMost(
+            "s3.unfenced_handoff_p50_in_round_trips",
+            List.of("1", "3"),
+            inRoundTrips(UNFENCED),
+            2.5));
+    all.add(
+        atMost(
+            "s3.fenced8instances_handoff_p50_in_round_trips",
+            List.of("1", "3"),
+            inRoundTrips(FENCED_SEPARATE),
+            4));
     for (String system : List.of(FENCED, UNFENCED, FENCED_SEPARATE)) {
-      all.add(atMost("s3." + shortName(system) + "_handoff_p50_over_redissonRedLock", List.of("3"),
-          ratio("3", system, REDISSON_REDLOCK, Stats::p50), 1.0));
+      all.add(
+          atMost(
+              "s3." + shortName(system) + "_handoff_p50_over_redissonRedLock",
+              List.of("3"),
+              ratio("3", system, REDISSON_REDLOCK, Stats::p50),
+              1.0));
     }
     for (String system : List.of(FENCED, UNFENCED)) {
-      all.add(new Definition("s1.redissonRedLock_p50_over_" + shortName(system), List.of("1"),
-          ratio("1", REDISSON_REDLOCK, system, Stats::p50),
-          f -> SHARE_OF_FLOOR_N_BOUND * ratio("1", REDISSON_REDLOCK, FLOOR_N, Stats::p50).applyAsDouble(f), false,
-          SHARE_OF_FLOOR_N_BOUND + " × s1.redissonRedLock_p50_over_floorN"));
+      all.add(
+          new Definition(
+              "s1.redissonRedLock_p50_over_" + shortName(system),
+              List.of("1"),
+              ratio("1", REDISSON_REDLOCK, system, Stats::p50),
+              f ->
+                  SHARE_OF_FLOOR_N_BOUND
+                      * ratio("1", REDISSON_REDLOCK, FLOOR_N, Stats::p50).applyAsDouble(f),
+              false,
+              SHARE_OF_FLOOR_N_BOUND + " × s1.redissonRedLock_p50_over_floorN"));
     }
     for (String system : List.of(FENCED, UNFENCED)) {
-      all.add(new Definition("s4.redissonRedLock_p50_over_" + shortName(system), List.of("4"),
-          ratio("4", REDISSON_REDLOCK, system, Stats::p50), f -> 3, false, null));
+      all.add(
+          new Definition(
+              "s4.redissonRedLock_p50_over_" + shortName(system),
+              List.of("4"),
+              ratio("4", REDISSON_REDLOCK, system, Stats::p50),
+              f -> 3,
+              false,
+              null));
     }
     return all;
   }
 
   /**
-   * Figures that are no target but explain them: Redisson RedLock's p50 over floor-N's in
-   * scenarios 1 and 4 (no client waiting for a quorum of parallel replies beats floor-N beyond
-   * the run's noise, so none beats Redisson RedLock by more; the scenario-1 Redisson targets
-   * take 0.9 of it), the handoffs in issue 5's round trips (half of floor-N's scenario-1 p50,
-   * as in runs 1 to 16), and the allocation per operation against floor-raw's (issue 20 asks
-   * for it to be reported, with no limit).
+   * Figures that are no target but explain them: Redisson RedLock's p50 over floor-N's in scenarios
+   * 1 and 4 (no client waiting for a quorum of parallel replies beats floor-N beyond the run's
+   * noise, so none beats Redisson RedLock by more; the scenario-1 Redisson targets take 0.9 of it),
+   * the handoffs in issue 5's round trips (half of floor-N's scenario-1 p50, as in runs 1 to 16),
+   * and the allocation per operation against floor-raw's (issue 20 asks for it to be reported, with
+   * no limit).
    */
   static List<Reference> references(Map<String, ScenarioResult> byId) {
-    Figures medians = (scenario, system, figure) -> figure(byId, scenario, s -> s.median(system), figure);
+    Figures medians =
+        (scenario, system, figure) -> figure(byId, scenario, s -> s.median(system), figure);
     List<Reference> references = new ArrayList<>();
     for (String id : List.of("1", "4")) {
       if (byId.containsKey(id)) {
-        references.add(new Reference("s" + id + ".redissonRedLock_p50_over_floorN",
-            ratio(id, REDISSON_REDLOCK, FLOOR_N, Stats::p50).applyAsDouble(medians),
-            "bounds the Redisson RedLock targets of the same scenario: no quorum client beats floor-N beyond noise"));
+        references.add(
+            new Reference(
+                "s" + id + ".redissonRedLock_p50_over_floorN",
+                ratio(id, REDISSON_REDLOCK, FLOOR_N, Stats::p50).applyAsDouble(medians),
+                "bounds the Redisson RedLock targets of the same scenario: no quorum client beats"
+                    + " floor-N beyond noise"));
       }
     }
     if (byId.containsKey("1") && byId.containsKey("3")) {
       for (String system : List.of(FENCED, UNFENCED, FENCED_SEPARATE)) {
         double p50 = medians.get("3", system, Stats::p50);
-        references.add(new Reference("s3." + shortName(system) + "_handoff_p50_in_floorN_round_trips",
-            p50 / (medians.get("1", FLOOR_N, Stats::p50) / FLOOR_ROUND_TRIPS),
-            "issue 5's round trip (half of floor-N's scenario-1 p50), for comparison with earlier runs"));
+        references.add(
+            new Reference(
+                "s3." + shortName(system) + "_handoff_p50_in_floorN_round_trips",
+                p50 / (medians.get("1", FLOOR_N, Stats::p50) / FLOOR_ROUND_TRIPS),
+                "issue 5's round trip (half of floor-N's scenario-1 p50), for comparison with"
+                    + " earlier runs"));
       }
     }
     for (String id : List.of("1", "1-many")) {
       if (byId.containsKey(id)) {
         for (String system : List.of(UNFENCED, FENCED)) {
-          references.add(new Reference("s" + id + "." + shortName(system) + "_allocated_bytes_per_op_over_floorRaw",
-              ratio(id, system, FLOOR_RAW, Stats::allocatedBytesPerOp).applyAsDouble(medians),
-              "reported, no limit (issue 20)"));
+          references.add(
+              new Reference(
+                  "s" + id + "." + shortName(system) + "_allocated_bytes_per_op_over_floorRaw",
+                  ratio(id, system, FLOOR_RAW, Stats::allocatedBytesPerOp).applyAsDouble(medians),
+                  "reported, no limit (issue 20)"));
         }
       }
     }
@@ -152,17 +232,21 @@ final class Targets {
     return s1.median(ROUND_TRIP_SYSTEM).map(s -> s.p50() / FLOOR_ROUND_TRIPS).orElse(Double.NaN);
   }
 
-  /** Half of floor-N's scenario-1 p50 (issue 5's round trip), in microseconds; NaN if it did not run. */
+  /**
+   * Half of floor-N's scenario-1 p50 (issue 5's round trip), in microseconds; NaN if it did not
+   * run.
+   */
   static double floorNRoundTripMicros(ScenarioResult s1) {
     return s1.median(FLOOR_N).map(s -> s.p50() / FLOOR_ROUND_TRIPS).orElse(Double.NaN);
   }
 
-  private static Definition atMost(String name, List<String> scenarios, ToDoubleFunction<Figures> value, double limit) {
+  private static Definition atMost(
+      String name, List<String> scenarios, ToDoubleFunction<Figures> value, double limit) {
     return new Definition(name, scenarios, value, f -> limit, true, null);
   }
 
-  private static ToDoubleFunction<Figures> ratio(String scenario, String system, String base,
-      ToDoubleFunction<Stats> figure) {
+  private static ToDoubleFunction<Figures> ratio(
+      String scenario, String system, String base, ToDoubleFunction<Stats> figure) {
     return f -> {
       double b = f.get(scenario, base, figure);
       return b == 0 ? Double.NaN : f.get(scenario, system, figure) / b;
@@ -170,13 +254,20 @@ final class Targets {
   }
 
   private static ToDoubleFunction<Figures> inRoundTrips(String system) {
-    return f -> f.get("3", system, Stats::p50) / (f.get("1", ROUND_TRIP_SYSTEM, Stats::p50) / FLOOR_ROUND_TRIPS);
+    return f ->
+        f.get("3", system, Stats::p50)
+            / (f.get("1", ROUND_TRIP_SYSTEM, Stats::p50) / FLOOR_ROUND_TRIPS);
   }
 
-  private static double figure(Map<String, ScenarioResult> byId, String scenario,
-      java.util.function.Function<ScenarioResult, Optional<Stats>> stats, ToDoubleFunction<Stats> figure) {
+  private static double figure(
+      Map<String, ScenarioResult> byId,
+      String scenario,
+      java.util.function.Function<ScenarioResult, Optional<Stats>> stats,
+      ToDoubleFunction<Stats> figure) {
     ScenarioResult result = byId.get(scenario);
-    return result == null ? Double.NaN : stats.apply(result).map(figure::applyAsDouble).orElse(Double.NaN);
+    return result == null
+        ? Double.NaN
+        : stats.apply(result).map(figure::applyAsDouble).orElse(Double.NaN);
   }
 
   static String shortName(String system) {

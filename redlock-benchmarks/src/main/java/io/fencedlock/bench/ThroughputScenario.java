@@ -5,10 +5,10 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Scenario 2: 32 clients, each acquiring and releasing its own resource as fast as it can
- * (closed loop). Throughput is the number of completed acquire + release pairs per second
- * in the window; the latencies come from a {@link Recorder}, whose interval snapshots cut
- * the window out without stalling the clients.
+ * Scenario 2: 32 clients, each acquiring and releasing its own resource as fast as it can (closed
+ * loop). Throughput is the number of completed acquire + release pairs per second in the window;
+ * the latencies come from a {@link Recorder}, whose interval snapshots cut the window out without
+ * stalling the clients.
  */
 final class ThroughputScenario implements Scenario {
   static final int CLIENTS = 32;
@@ -27,15 +27,19 @@ final class ThroughputScenario implements Scenario {
   public Measurement run(LockSystem system, Window window) {
     Recorder recorder = new Recorder(60_000_000_000L, 3);
     ErrorTally errors = new ErrorTally();
-    Workers workers = Workers.start("s2-" + system.name(), CLIENTS, client -> {
-      long start = System.nanoTime();
-      try {
-        system.acquire("bench:s2:" + client, Duration.ZERO).release();
-        recorder.recordValue(System.nanoTime() - start);
-      } catch (NotGrantedException e) {
-        errors.record(e); // counted, and reported with the run
-      }
-    });
+    Workers workers =
+        Workers.start(
+            "s2-" + system.name(),
+            CLIENTS,
+            client -> {
+              long start = System.nanoTime();
+              try {
+                system.acquire("bench:s2:" + client, Duration.ZERO).release();
+                recorder.recordValue(System.nanoTime() - start);
+              } catch (NotGrantedException e) {
+                errors.record(e); // counted, and reported with the run
+              }
+            });
     CostMeter meter = CostMeter.create();
     Workers.pause(window.warmup());
     recorder.getIntervalHistogram(); // drop the warm-up

@@ -6,23 +6,23 @@ import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
- * One client acquiring and releasing resources nobody else uses, back to back (closed loop:
- * the next operation starts when the last ends, so there is no schedule to fall behind and
- * no coordinated omission to correct). Scenarios 1 and 4 use one resource and differ only in
- * the links; scenario 1-many cycles over {@link #MANY} resources, as an application locking
- * many keys does.
+ * One client acquiring and releasing resources nobody else uses, back to back (closed loop: the
+ * next operation starts when the last ends, so there is no schedule to fall behind and no
+ * coordinated omission to correct). Scenarios 1 and 4 use one resource and differ only in the
+ * links; scenario 1-many cycles over {@link #MANY} resources, as an application locking many keys
+ * does.
  *
- * <p>The systems are measured in turns of {@link #TURN}: a system's own stragglers (replies
- * still arriving after an operation returned) land on its own next operation, as they do
- * for a real client, except for the last operation of a turn; and the machine's slower
- * changes of speed, which made two identical systems measured one after the other differ by
- * up to 10 % at p50, land on all of them alike. Only one system works during a turn, so the
- * client side's CPU time and allocations sampled around it ({@link CostMeter}) are that
- * system's.
+ * <p>The systems are measured in turns of {@link #TURN}: a system's own stragglers (replies still
+ * arriving after an operation returned) land on its own next operation, as they do for a real
+ * client, except for the last operation of a turn; and the machine's slower changes of speed, which
+ * made two identical systems measured one after the other differ by up to 10 % at p50, land on all
+ * of them alike. Only one system works during a turn, so the client side's CPU time and allocations
+ * sampled around it ({@link CostMeter}) are that system's.
  */
 final class UncontendedScenario implements TurnTakingScenario {
   /** Long enough that a turn's first operation is a small part of it (hundreds on loopback). */
   static final Duration TURN = Duration.ofMillis(100);
+
   /** Resources the client of scenario 1-many cycles over. */
   static final int MANY = 100;
 
@@ -35,7 +35,9 @@ final class UncontendedScenario implements TurnTakingScenario {
     this(id, title, resources, System::nanoTime);
   }
 
-  /** With {@code clock} (nanoseconds) timing turns and operations, for tests with a manual clock. */
+  /**
+   * With {@code clock} (nanoseconds) timing turns and operations, for tests with a manual clock.
+   */
   UncontendedScenario(String id, String title, int resources, LongSupplier clock) {
     if (resources < 1) {
       throw new IllegalArgumentException("resources must be at least 1: " + resources);
@@ -65,15 +67,19 @@ final class UncontendedScenario implements TurnTakingScenario {
   public List<Measurement> runInTurns(List<LockSystem> systems, Window window) {
     CostMeter meter = CostMeter.create();
     List<Entrant> entrants = systems.stream().map(system -> new Entrant(system, meter)).toList();
-    entrants.forEach(entrant -> entrant.loop(window.warmup(), Measurement.newHistogram(), new ErrorTally()));
+    entrants.forEach(
+        entrant -> entrant.loop(window.warmup(), Measurement.newHistogram(), new ErrorTally()));
     long wanted = window.measure().toNanos();
     List<Entrant> unfinished;
-    for (int round = 0; !(unfinished = entrants.stream().filter(e -> e.measuredNanos < wanted).toList()).isEmpty(); round++) {
+    for (int round = 0;
+        !(unfinished = entrants.stream().filter(e -> e.measuredNanos < wanted).toList()).isEmpty();
+        round++) {
       // Each round starts one system later, so no system always follows the same one (and
       // inherits the same predecessor's stragglers and cache state).
       for (int k = 0; k < unfinished.size(); k++) {
         Entrant entrant = unfinished.get((k + round) % unfinished.size());
-        entrant.takeTurn(Duration.ofNanos(Math.min(TURN.toNanos(), wanted - entrant.measuredNanos)));
+        entrant.takeTurn(
+            Duration.ofNanos(Math.min(TURN.toNanos(), wanted - entrant.measuredNanos)));
       }
     }
     return entrants.stream().map(Entrant::measurement).toList();
@@ -83,8 +89,10 @@ final class UncontendedScenario implements TurnTakingScenario {
   private final class Entrant {
     final LockSystem system;
     final CostMeter meter;
+
     /** Named once, so that cycling over them allocates nothing in any system's turn. */
     final String[] names = new String[resources];
+
     final Histogram latencies = Measurement.newHistogram();
     final ErrorTally errors = new ErrorTally();
     long measuredNanos;

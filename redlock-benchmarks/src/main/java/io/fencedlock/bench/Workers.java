@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
 
 /**
- * N client threads that each run one step in a loop until stopped. A step that throws ends
- * its thread, and {@link #stopAndJoin()} rethrows the first such failure. Not reusable.
+ * N client threads that each run one step in a loop until stopped. A step that throws ends its
+ * thread, and {@link #stopAndJoin()} rethrows the first such failure. Not reusable.
  */
 final class Workers {
   private static final long JOIN_TIMEOUT_SECONDS = 60;
@@ -46,7 +46,9 @@ final class Workers {
     return stop.get();
   }
 
-  /** Blocks the caller for a measurement window or simulated work; never used to wait for an event. */
+  /**
+   * Blocks the caller for a measurement window or simulated work; never used to wait for an event.
+   */
   static void pause(java.time.Duration length) {
     try {
       TimeUnit.NANOSECONDS.sleep(length.toNanos()); // a length of time, not synchronization
@@ -68,12 +70,14 @@ final class Workers {
         throw new IllegalStateException("interrupted while stopping workers", e);
       }
       if (thread.isAlive()) {
-        throw new IllegalStateException(thread.getName() + " did not stop within " + JOIN_TIMEOUT_SECONDS + " s");
+        throw new IllegalStateException(
+            thread.getName() + " did not stop within " + JOIN_TIMEOUT_SECONDS + " s");
       }
     }
     synchronized (failures) {
       if (!failures.isEmpty()) {
-        IllegalStateException e = new IllegalStateException("a client thread failed", failures.get(0));
+        IllegalStateException e =
+            new IllegalStateException("a client thread failed", failures.get(0));
         failures.stream().skip(1).forEach(e::addSuppressed);
         throw e;
       }

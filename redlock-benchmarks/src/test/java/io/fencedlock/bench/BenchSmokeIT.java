@@ -20,72 +20,100 @@ import org.junit.jupiter.api.io.TempDir;
 final class BenchSmokeIT {
 
   @Test
-  void run_tinyPlan_writesResultsWithEveryScenarioSystemAndTarget(@TempDir Path dir) throws IOException {
+  void run_tinyPlan_writesResultsWithEveryScenarioSystemAndTarget(@TempDir Path dir)
+      throws IOException {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    BenchMain.run(BenchPlan.smoke(), true, dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
+    BenchMain.run(
+        BenchPlan.smoke(), true, dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
 
-    JsonObject results = JsonParser.parseString(Files.readString(dir.resolve("results.json"))).getAsJsonObject();
+    JsonObject results =
+        JsonParser.parseString(Files.readString(dir.resolve("results.json"))).getAsJsonObject();
     JsonArray scenarios = results.getAsJsonArray("scenarios");
-    assertThat(scenarios).extracting(s -> s.getAsJsonObject().get("id").getAsString())
+    assertThat(scenarios)
+        .extracting(s -> s.getAsJsonObject().get("id").getAsString())
         .containsExactly("1", "1-many", "2", "3", "4");
     for (JsonElement scenario : scenarios) {
       String id = scenario.getAsJsonObject().get("id").getAsString();
       JsonArray systems = scenario.getAsJsonObject().getAsJsonArray("systems");
       assertThat(systems.size()).isGreaterThanOrEqualTo(4);
       if (!id.equals("3")) {
-        assertThat(systems).as("scenario %s", id)
+        assertThat(systems)
+            .as("scenario %s", id)
             .anyMatch(s -> s.getAsJsonObject().get("name").getAsString().equals(Systems.FLOOR_RAW));
       }
       for (JsonElement system : systems) {
         JsonObject median = system.getAsJsonObject().getAsJsonObject("median");
-        assertThat(median.keySet()).contains("p50", "p99", "p999", "max", "opsPerSec", "cpuMicrosPerOp",
-            "allocatedBytesPerOp");
-        assertThat(system.getAsJsonObject().getAsJsonObject("spread").keySet()).contains("p50", "cpuMicrosPerOp");
+        assertThat(median.keySet())
+            .contains(
+                "p50", "p99", "p999", "max", "opsPerSec", "cpuMicrosPerOp", "allocatedBytesPerOp");
+        assertThat(system.getAsJsonObject().getAsJsonObject("spread").keySet())
+            .contains("p50", "cpuMicrosPerOp");
       }
     }
     JsonArray targets = results.getAsJsonArray("targets");
-    assertThat(targets).extracting(t -> t.getAsJsonObject().get("name").getAsString())
-        .contains("s1.unfenced_p50_over_floorRaw", "s1.fenced_p50_over_floorRaw", "s1.fenced_cpu_per_op_over_floorRaw",
-            "s1-many.fenced_p50_over_floorRaw", "s2.fenced_ops_over_floorRaw", "s3.fenced8instances_handoff_p50_in_round_trips",
-            "s1.redissonRedLock_p50_over_fenced", "s4.redissonRedLock_p50_over_fenced");
+    assertThat(targets)
+        .extracting(t -> t.getAsJsonObject().get("name").getAsString())
+        .contains(
+            "s1.unfenced_p50_over_floorRaw",
+            "s1.fenced_p50_over_floorRaw",
+            "s1.fenced_cpu_per_op_over_floorRaw",
+            "s1-many.fenced_p50_over_floorRaw",
+            "s2.fenced_ops_over_floorRaw",
+            "s3.fenced8instances_handoff_p50_in_round_trips",
+            "s1.redissonRedLock_p50_over_fenced",
+            "s4.redissonRedLock_p50_over_fenced");
     for (JsonElement target : targets) {
-      assertThat(target.getAsJsonObject().keySet()).contains("name", "value", "limit", "met", "repetitions");
+      assertThat(target.getAsJsonObject().keySet())
+          .contains("name", "value", "limit", "met", "repetitions");
     }
     JsonArray references = results.getAsJsonArray("references");
-    assertThat(references).extracting(r -> r.getAsJsonObject().get("name").getAsString())
+    assertThat(references)
+        .extracting(r -> r.getAsJsonObject().get("name").getAsString())
         .contains("s1.redissonRedLock_p50_over_floorN", "s4.redissonRedLock_p50_over_floorN");
     assertThat(results.get("roundTripSystem").getAsString()).isEqualTo(Systems.FLOOR_RAW);
     assertThat(results.get("roundTripMicros").getAsDouble()).isPositive();
-    assertThat(scenarios.get(4).getAsJsonObject().get("title").getAsString()).contains("1 ms ± 0.2 ms");
-    assertThat(Files.readString(dir.resolve("report.html"))).contains("<svg", "polyline", "CPU µs/op");
-    assertThat(progress.toString(StandardCharsets.UTF_8)).contains("scenario 1 ", "scenario 1-many", "scenario 4");
+    assertThat(scenarios.get(4).getAsJsonObject().get("title").getAsString())
+        .contains("1 ms ± 0.2 ms");
+    assertThat(Files.readString(dir.resolve("report.html")))
+        .contains("<svg", "polyline", "CPU µs/op");
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .contains("scenario 1 ", "scenario 1-many", "scenario 4");
   }
 
   @Test
   void storage_tinyPlan_measuresBothFrontEndsAtEachWriterCountWithoutErrors(@TempDir Path dir)
       throws IOException {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    StorageBench.run(BenchPlan.smoke(), dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
+    StorageBench.run(
+        BenchPlan.smoke(), dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
 
-    JsonArray results = JsonParser.parseString(Files.readString(dir.resolve("storage.json")))
-        .getAsJsonObject().getAsJsonArray("results");
+    JsonArray results =
+        JsonParser.parseString(Files.readString(dir.resolve("storage.json")))
+            .getAsJsonObject()
+            .getAsJsonArray("results");
     assertThat(results).hasSize(2 * StorageBench.WRITERS.size());
     java.util.Map<String, Double> bestPerFrontEnd = new java.util.HashMap<>();
     for (JsonElement result : results) {
       JsonObject median = result.getAsJsonObject().getAsJsonObject("median");
       assertThat(median.get("errors").getAsLong()).isZero();
-      bestPerFrontEnd.merge(result.getAsJsonObject().get("frontEnd").getAsString(),
-          median.get("opsPerSec").getAsDouble(), Math::max);
+      bestPerFrontEnd.merge(
+          result.getAsJsonObject().get("frontEnd").getAsString(),
+          median.get("opsPerSec").getAsDouble(),
+          Math::max);
     }
     // The smoke plan's windows are tiny: on a loaded machine one of them may see no write
     // complete. Each front end must still have written in some of them.
-    assertThat(bestPerFrontEnd).hasSize(2).allSatisfy((frontEnd, ops) -> assertThat(ops).as(frontEnd).isPositive());
-    assertThat(Files.readString(dir.resolve("storage.md"))).contains("storage-jetty", "storage-jdk-httpserver");
+    assertThat(bestPerFrontEnd)
+        .hasSize(2)
+        .allSatisfy((frontEnd, ops) -> assertThat(ops).as(frontEnd).isPositive());
+    assertThat(Files.readString(dir.resolve("storage.md")))
+        .contains("storage-jetty", "storage-jdk-httpserver");
   }
 
   @Test
   void parse_storage_isRead() {
-    assertThat(BenchOptions.parse(List.of("--storage", "--quick"), Path.of("d")).storage()).isTrue();
+    assertThat(BenchOptions.parse(List.of("--storage", "--quick"), Path.of("d")).storage())
+        .isTrue();
   }
 
   @Test

@@ -40,8 +40,10 @@ final class CostMeterTest {
   @Test
   void between_samplingThread_countsFromTheEndOfOneSampleToTheStartOfTheNext() {
     // The sampler allocated 64 bytes taking each sample; 500 in between.
-    CostMeter.Snapshot start = new CostMeter.Snapshot(0, 0, new long[] {SELF}, new long[] {1_032}, SELF, 1_000, 1_064);
-    CostMeter.Snapshot end = new CostMeter.Snapshot(0, 0, new long[] {SELF}, new long[] {1_596}, SELF, 1_564, 1_628);
+    CostMeter.Snapshot start =
+        new CostMeter.Snapshot(0, 0, new long[] {SELF}, new long[] {1_032}, SELF, 1_000, 1_064);
+    CostMeter.Snapshot end =
+        new CostMeter.Snapshot(0, 0, new long[] {SELF}, new long[] {1_596}, SELF, 1_564, 1_628);
 
     assertThat(CostMeter.between(start, end, NONE).allocatedBytes()).isEqualTo(500);
   }
@@ -79,7 +81,8 @@ final class CostMeterTest {
     assertThat(new ClientCost(-1, 5).plus(cost).cpuNanos()).isNegative();
   }
 
-  private static CostMeter.Snapshot snapshot(long cpu, long excludedCpu, long[] ids, long[] allocated) {
+  private static CostMeter.Snapshot snapshot(
+      long cpu, long excludedCpu, long[] ids, long[] allocated) {
     return new CostMeter.Snapshot(cpu, excludedCpu, ids, allocated, SELF, 0, 0);
   }
 }

@@ -39,10 +39,29 @@ final class FloorRawSystemIT {
       ByteBuffer buffer = ByteBuffer.allocateDirect(256);
       for (int i = 0; i < keys; i++) {
         String key = "it:pipelined:" + i;
-        send(nodes, RespCommands.set(buffer, key, i, 60_000), replies, i + " first SET", expected, "STATUS 0");
-        send(nodes, RespCommands.set(buffer, key, i, 60_000), replies, i + " second SET", expected, "NIL 0");
-        send(nodes, RespCommands.del(buffer, key), replies, i + " first DEL", expected, "INTEGER 1");
-        send(nodes, RespCommands.del(buffer, key), replies, i + " second DEL", expected, "INTEGER 0");
+        send(
+            nodes,
+            RespCommands.set(buffer, key, i, 60_000),
+            replies,
+            i + " first SET",
+            expected,
+            "STATUS 0");
+        send(
+            nodes,
+            RespCommands.set(buffer, key, i, 60_000),
+            replies,
+            i + " second SET",
+            expected,
+            "NIL 0");
+        send(
+            nodes, RespCommands.del(buffer, key), replies, i + " first DEL", expected, "INTEGER 1");
+        send(
+            nodes,
+            RespCommands.del(buffer, key),
+            replies,
+            i + " second DEL",
+            expected,
+            "INTEGER 0");
       }
       await(() -> replies.size() == expected.size());
 
@@ -61,16 +80,18 @@ final class FloorRawSystemIT {
       List<Thread> threads = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
         String resource = "it:concurrent:" + c;
-        threads.add(new Thread(() -> {
-          try {
-            for (int i = 0; i < opsEach; i++) {
-              floor.acquire(resource, Duration.ZERO).release();
-              granted.incrementAndGet();
-            }
-          } catch (RuntimeException e) {
-            failures.add(e);
-          }
-        }));
+        threads.add(
+            new Thread(
+                () -> {
+                  try {
+                    for (int i = 0; i < opsEach; i++) {
+                      floor.acquire(resource, Duration.ZERO).release();
+                      granted.incrementAndGet();
+                    }
+                  } catch (RuntimeException e) {
+                    failures.add(e);
+                  }
+                }));
       }
       threads.forEach(Thread::start);
       for (Thread thread : threads) {
@@ -84,7 +105,10 @@ final class FloorRawSystemIT {
     // unless the close came first, so check the quorum.
     for (int c = 0; c < clients; c++) {
       String key = "it:concurrent:" + c;
-      long holding = redis.nodes().stream().filter(n -> !"0".equals(String.valueOf(n.command("EXISTS", key)))).count();
+      long holding =
+          redis.nodes().stream()
+              .filter(n -> !"0".equals(String.valueOf(n.command("EXISTS", key))))
+              .count();
       assertThat(holding).as(key).isLessThanOrEqualTo(2);
     }
   }
@@ -95,8 +119,10 @@ final class FloorRawSystemIT {
       floor.acquire("it:held", Duration.ZERO);
 
       assertThatThrownBy(() -> floor.acquire("it:held", Duration.ZERO))
-          .isInstanceOf(NotGrantedException.class).hasMessageContaining("it:held is held");
-      // floor semantics: the undo is a plain DEL on every node (not a real lock's compare-and-delete)
+          .isInstanceOf(NotGrantedException.class)
+          .hasMessageContaining("it:held is held");
+      // floor semantics: the undo is a plain DEL on every node (not a real lock's
+      // compare-and-delete)
       floor.acquire("it:held", Duration.ZERO).release();
     }
   }
@@ -125,12 +151,16 @@ final class FloorRawSystemIT {
       own.node(2).kill();
       long start = System.nanoTime();
 
-      assertThatThrownBy(() -> {
-        for (int i = 0; i < 10; i++) { // until the third dead connection has been noticed
-          floor.acquire("it:failing", Duration.ZERO).release();
-        }
-      }).isInstanceOf(NotGrantedException.class).hasMessageContaining("connection to");
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(BenchTiming.COMMAND_TIMEOUT);
+      assertThatThrownBy(
+              () -> {
+                for (int i = 0; i < 10; i++) { // until the third dead connection has been noticed
+                  floor.acquire("it:failing", Duration.ZERO).release();
+                }
+              })
+          .isInstanceOf(NotGrantedException.class)
+          .hasMessageContaining("connection to");
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isLessThan(BenchTiming.COMMAND_TIMEOUT);
     }
   }
 
@@ -143,10 +173,17 @@ final class FloorRawSystemIT {
     }
   }
 
-  private static void send(RawNodes nodes, ByteBuffer command, List<String> replies, String what,
-      List<String> expected, String expectedReply) {
+  private static void send(
+      RawNodes nodes,
+      ByteBuffer command,
+      List<String> replies,
+      String what,
+      List<String> expected,
+      String expectedReply) {
     expected.add(what + ": " + expectedReply);
-    nodes.node(0).send(command, (kind, integer, error) -> replies.add(what + ": " + kind + " " + integer));
+    nodes
+        .node(0)
+        .send(command, (kind, integer, error) -> replies.add(what + ": " + kind + " " + integer));
   }
 
   private static void await(BooleanSupplier condition) {

@@ -16,7 +16,7 @@ final class PendingRepliesTest {
     List<ReplyHandler> polled = new ArrayList<>();
     for (int round = 0; round < 5; round++) { // 15 handlers through 4 slots
       for (int i = 0; i < 3; i++) {
-        ReplyHandler handler = (kind, integer, error) -> { };
+        ReplyHandler handler = (kind, integer, error) -> {};
         assertThat(pending.offer(handler)).isTrue();
         offered.add(handler);
       }
@@ -32,7 +32,7 @@ final class PendingRepliesTest {
   @Test
   void offer_fullRing_refusesUntilOneIsPolled() {
     PendingReplies pending = new PendingReplies(2);
-    ReplyHandler handler = (kind, integer, error) -> { };
+    ReplyHandler handler = (kind, integer, error) -> {};
     pending.offer(handler);
     pending.offer(handler);
 
@@ -44,7 +44,8 @@ final class PendingRepliesTest {
 
   @Test
   void create_capacityNotAPowerOfTwo_isRefused() {
-    assertThatThrownBy(() -> new PendingReplies(3)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> new PendingReplies(3))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("capacity");
   }
 }

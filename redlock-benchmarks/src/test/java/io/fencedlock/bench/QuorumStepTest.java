@@ -54,12 +54,14 @@ final class QuorumStepTest {
   void await_undecided_throwsNotGrantedWhenTheTimeRunsOut() {
     QuorumStep step = new QuorumStep(ReplyKind.STATUS, 1, 1);
 
-    assertThatThrownBy(() -> step.await(NO_WAIT)).isInstanceOf(NotGrantedException.class)
+    assertThatThrownBy(() -> step.await(NO_WAIT))
+        .isInstanceOf(NotGrantedException.class)
         .hasMessageContaining("in time");
   }
 
   @Test
-  void await_decidedFromAnotherThread_returnsWithoutWaitingOutItsTimeout() throws InterruptedException {
+  void await_decidedFromAnotherThread_returnsWithoutWaitingOutItsTimeout()
+      throws InterruptedException {
     QuorumStep step = new QuorumStep(ReplyKind.STATUS, 1, 1);
     Thread replier = new Thread(() -> step.onReply(ReplyKind.STATUS, 0, null));
     replier.start();
@@ -70,6 +72,7 @@ final class QuorumStepTest {
 
   @Test
   void create_quorumLargerThanTheNodes_isRefused() {
-    assertThatThrownBy(() -> new QuorumStep(ReplyKind.STATUS, 6, 5)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new QuorumStep(ReplyKind.STATUS, 6, 5))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -14,8 +14,10 @@ final class RespCommandsTest {
 
     RespCommands.set(out, "bench:s1", 0x0123456789abcdefL, 10_000);
 
-    assertThat(text(out)).isEqualTo("*6\r\n$3\r\nSET\r\n$8\r\nbench:s1\r\n$16\r\n0123456789abcdef\r\n"
-        + "$2\r\nNX\r\n$2\r\nPX\r\n$5\r\n10000\r\n");
+    assertThat(text(out))
+        .isEqualTo(
+            "*6\r\n$3\r\nSET\r\n$8\r\nbench:s1\r\n$16\r\n0123456789abcdef\r\n"
+                + "$2\r\nNX\r\n$2\r\nPX\r\n$5\r\n10000\r\n");
   }
 
   @Test

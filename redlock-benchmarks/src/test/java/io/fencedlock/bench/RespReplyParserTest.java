@@ -10,13 +10,20 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 final class RespReplyParserTest {
-  private static final String STREAM = "+OK\r\n$-1\r\n:1\r\n:0\r\n-ERR wrong number of arguments\r\n:-42\r\n";
+  private static final String STREAM =
+      "+OK\r\n$-1\r\n:1\r\n:0\r\n-ERR wrong number of arguments\r\n:-42\r\n";
   private static final List<String> EXPECTED =
-      List.of("STATUS 0 null", "NIL 0 null", "INTEGER 1 null", "INTEGER 0 null",
-          "ERROR 0 ERR wrong number of arguments", "INTEGER -42 null");
+      List.of(
+          "STATUS 0 null",
+          "NIL 0 null",
+          "INTEGER 1 null",
+          "INTEGER 0 null",
+          "ERROR 0 ERR wrong number of arguments",
+          "INTEGER -42 null");
 
   private final List<String> replies = new ArrayList<>();
-  private final ReplyHandler recorder = (kind, integer, error) -> replies.add(kind + " " + integer + " " + error);
+  private final ReplyHandler recorder =
+      (kind, integer, error) -> replies.add(kind + " " + integer + " " + error);
 
   @Test
   void parse_everyReplyKindInOneRead_handsThemOverInOrder() {
@@ -67,19 +74,22 @@ final class RespReplyParserTest {
   @Test
   void parse_bulkString_isAProtocolError() {
     assertThatThrownBy(() -> RespReplyParser.parse(bytes("$3\r\nabc\r\n"), recorder))
-        .isInstanceOf(RespProtocolException.class).hasMessageContaining("bulk string");
+        .isInstanceOf(RespProtocolException.class)
+        .hasMessageContaining("bulk string");
   }
 
   @Test
   void parse_unknownType_isAProtocolError() {
     assertThatThrownBy(() -> RespReplyParser.parse(bytes("*1\r\n"), recorder))
-        .isInstanceOf(RespProtocolException.class).hasMessageContaining("'*'");
+        .isInstanceOf(RespProtocolException.class)
+        .hasMessageContaining("'*'");
   }
 
   @Test
   void parse_badInteger_isAProtocolError() {
     assertThatThrownBy(() -> RespReplyParser.parse(bytes(":1x\r\n"), recorder))
-        .isInstanceOf(RespProtocolException.class).hasMessageContaining("not an integer");
+        .isInstanceOf(RespProtocolException.class)
+        .hasMessageContaining("not an integer");
     assertThatThrownBy(() -> RespReplyParser.parse(bytes(":\r\n"), recorder))
         .isInstanceOf(RespProtocolException.class);
   }
@@ -92,7 +102,10 @@ final class RespReplyParserTest {
 
   @Test
   void parse_noLineEndWithinTheLimit_isAProtocolError() {
-    assertThatThrownBy(() -> RespReplyParser.parse(bytes("+" + "x".repeat(RespReplyParser.MAX_LINE + 1)), recorder))
+    assertThatThrownBy(
+            () ->
+                RespReplyParser.parse(
+                    bytes("+" + "x".repeat(RespReplyParser.MAX_LINE + 1)), recorder))
         .isInstanceOf(RespProtocolException.class);
   }
 

@@ -18,11 +18,15 @@ final class SoakTargetsTest {
 
   @Test
   void read_verdictOfASoak_returnsItsTargets(@TempDir Path dir) throws IOException {
-    List<SoakSample> samples = List.of(new SoakSample(0.5, 20, 24, 10, 0), new SoakSample(5, 12, 24, 100, 0),
-        new SoakSample(10, 12.5, 24, 200, 0));
+    List<SoakSample> samples =
+        List.of(
+            new SoakSample(0.5, 20, 24, 10, 0),
+            new SoakSample(5, 12, 24, 100, 0),
+            new SoakSample(10, 12.5, 24, 200, 0));
     List<Target> verdict = SoakVerdict.targets(samples, 10);
     Path file = dir.resolve("soak.json");
-    Files.writeString(file, new com.google.gson.Gson().toJson(java.util.Map.of("targets", verdict)));
+    Files.writeString(
+        file, new com.google.gson.Gson().toJson(java.util.Map.of("targets", verdict)));
 
     List<Target> read = SoakTargets.read(file);
 

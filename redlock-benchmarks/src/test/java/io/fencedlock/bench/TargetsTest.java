@@ -39,7 +39,9 @@ final class TargetsTest {
   void check_redissonTargetOfScenario1_takesNineTenthsOfWhatFloorNAllowsInTheSameRun() {
     ScenarioResult s1 = scenario("1");
     s1.add(Systems.FLOOR_N, measurement(400, 100));
-    s1.add(Systems.REDISSON_REDLOCK, measurement(2_000, 100)); // floor-N allows 5×, so the limit is 4.5×
+    s1.add(
+        Systems.REDISSON_REDLOCK,
+        measurement(2_000, 100)); // floor-N allows 5×, so the limit is 4.5×
     s1.add(Systems.FENCED, measurement(480, 100)); // 4.17×: missed
     s1.add(Systems.UNFENCED, measurement(420, 100)); // 4.76×: met
 
@@ -47,7 +49,8 @@ final class TargetsTest {
 
     assertTarget(targets.get("s1.redissonRedLock_p50_over_fenced"), 2_000 / 480.0, 4.5, false);
     assertTarget(targets.get("s1.redissonRedLock_p50_over_unfenced"), 2_000 / 420.0, 4.5, true);
-    assertThat(targets.get("s1.redissonRedLock_p50_over_fenced").limitRule()).contains("0.9 × s1.redissonRedLock_p50_over_floorN");
+    assertThat(targets.get("s1.redissonRedLock_p50_over_fenced").limitRule())
+        .contains("0.9 × s1.redissonRedLock_p50_over_floorN");
   }
 
   @Test
@@ -65,7 +68,8 @@ final class TargetsTest {
     assertTarget(targets.get("s3.unfenced_handoff_p50_in_round_trips"), 2.6, 2.5, false);
     assertTarget(targets.get("s3.fenced8instances_handoff_p50_in_round_trips"), 4.5, 4, false);
     assertTarget(targets.get("s3.fenced_handoff_p50_over_redissonRedLock"), 450 / 800.0, 1, true);
-    assertTarget(targets.get("s3.fenced8instances_handoff_p50_over_redissonRedLock"), 900 / 800.0, 1, false);
+    assertTarget(
+        targets.get("s3.fenced8instances_handoff_p50_over_redissonRedLock"), 900 / 800.0, 1, false);
   }
 
   @Test
@@ -124,15 +128,19 @@ final class TargetsTest {
     s1.add(Systems.FENCED, measurement(480, 100, OPS, 3_000));
     scenario("3").add(Systems.FENCED, measurement(500, 100));
 
-    Map<String, Double> references = Targets.references(run).stream()
-        .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
+    Map<String, Double> references =
+        Targets.references(run).stream()
+            .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
 
-    assertThat(references.get("s3.fenced_handoff_p50_in_floorN_round_trips")).isCloseTo(2.0, within(0.01));
-    assertThat(references.get("s1.fenced_allocated_bytes_per_op_over_floorRaw")).isCloseTo(3.0, within(0.01));
+    assertThat(references.get("s3.fenced_handoff_p50_in_floorN_round_trips"))
+        .isCloseTo(2.0, within(0.01));
+    assertThat(references.get("s1.fenced_allocated_bytes_per_op_over_floorRaw"))
+        .isCloseTo(3.0, within(0.01));
   }
 
   private ScenarioResult scenario(String id) {
-    return run.computeIfAbsent(id, i -> new ScenarioResult(new StorageBench.Titled(i, "scenario " + i)));
+    return run.computeIfAbsent(
+        id, i -> new ScenarioResult(new StorageBench.Titled(i, "scenario " + i)));
   }
 
   private static Measurement measurement(double p50Micros, double cpuMicrosPerOp) {
@@ -144,7 +152,8 @@ final class TargetsTest {
   }
 
   /** {@code ops} operations of exactly {@code p50Micros} in one second, costing what is given. */
-  private static Measurement measurement(double p50Micros, double cpuMicrosPerOp, long ops, long bytesPerOp) {
+  private static Measurement measurement(
+      double p50Micros, double cpuMicrosPerOp, long ops, long bytesPerOp) {
     Histogram latencies = Measurement.newHistogram();
     latencies.recordValueWithCount((long) (p50Micros * 1_000), ops);
     ClientCost cost = new ClientCost((long) (cpuMicrosPerOp * 1_000 * ops), bytesPerOp * ops);

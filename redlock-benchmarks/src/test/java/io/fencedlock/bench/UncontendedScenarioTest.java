@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Turn taking, with stand-in systems whose operation takes exactly a millisecond of a manual
- * clock: no Redis, no waiting on the wall clock, the same turns on any machine.
+ * Turn taking, with stand-in systems whose operation takes exactly a millisecond of a manual clock:
+ * no Redis, no waiting on the wall clock, the same turns on any machine.
  */
 final class UncontendedScenarioTest {
   private final AtomicLong clock = new AtomicLong();
@@ -23,18 +23,22 @@ final class UncontendedScenarioTest {
   @Test
   void runInTurns_measuresEverySystemForTheWindow_inAlternatingTurns() {
     List<String> calls = Collections.synchronizedList(new ArrayList<>());
-    List<LockSystem> systems = List.of(new StandIn("a", calls), new StandIn("b", calls), new StandIn("c", calls));
+    List<LockSystem> systems =
+        List.of(new StandIn("a", calls), new StandIn("b", calls), new StandIn("c", calls));
     Duration measure = Duration.ofMillis(600);
 
     List<Measurement> measurements =
-        new UncontendedScenario("1", "test", 1, clock::get).runInTurns(systems, new Window(Duration.ZERO, measure));
+        new UncontendedScenario("1", "test", 1, clock::get)
+            .runInTurns(systems, new Window(Duration.ZERO, measure));
 
     assertThat(measurements).hasSize(3);
-    assertThat(measurements).allSatisfy(m -> {
-      assertThat(m.elapsedNanos()).isEqualTo(measure.toNanos());
-      assertThat(m.latencies().getTotalCount()).isPositive();
-      assertThat(m.errors()).isZero();
-    });
+    assertThat(measurements)
+        .allSatisfy(
+            m -> {
+              assertThat(m.elapsedNanos()).isEqualTo(measure.toNanos());
+              assertThat(m.latencies().getTotalCount()).isPositive();
+              assertThat(m.errors()).isZero();
+            });
     // 600 ms in turns of 100 ms: each system gets the machine six separate times.
     int switches = 0;
     for (int i = 1; i < calls.size(); i++) {
@@ -46,9 +50,11 @@ final class UncontendedScenarioTest {
   @Test
   void runInTurns_rotatesTheOrder_soNoSystemAlwaysFollowsTheSameOne() {
     List<String> calls = Collections.synchronizedList(new ArrayList<>());
-    List<LockSystem> systems = List.of(new StandIn("a", calls), new StandIn("b", calls), new StandIn("c", calls));
+    List<LockSystem> systems =
+        List.of(new StandIn("a", calls), new StandIn("b", calls), new StandIn("c", calls));
 
-    new UncontendedScenario("1", "test", 1, clock::get).runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(600)));
+    new UncontendedScenario("1", "test", 1, clock::get)
+        .runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(600)));
 
     Map<String, Set<String>> predecessors = new HashMap<>();
     for (int i = 1; i < calls.size(); i++) {
@@ -57,22 +63,27 @@ final class UncontendedScenarioTest {
       }
     }
     assertThat(predecessors).containsOnlyKeys("a", "b", "c");
-    assertThat(predecessors.values()).as("turns taken after each system").allSatisfy(p -> assertThat(p).hasSize(2));
+    assertThat(predecessors.values())
+        .as("turns taken after each system")
+        .allSatisfy(p -> assertThat(p).hasSize(2));
   }
 
   @Test
   void runInTurns_countsRefusalsAsErrorsOfTheirOwnSystem() {
-    LockSystem refusing = new StandIn("refusing", Collections.synchronizedList(new ArrayList<>())) {
-      @Override
-      public Held acquire(String resource, Duration maxWait) {
-        super.acquire(resource, maxWait); // a refusal takes its millisecond too
-        throw new NotGrantedException("held");
-      }
-    };
-    List<LockSystem> systems = List.of(new StandIn("ok", Collections.synchronizedList(new ArrayList<>())), refusing);
+    LockSystem refusing =
+        new StandIn("refusing", Collections.synchronizedList(new ArrayList<>())) {
+          @Override
+          public Held acquire(String resource, Duration maxWait) {
+            super.acquire(resource, maxWait); // a refusal takes its millisecond too
+            throw new NotGrantedException("held");
+          }
+        };
+    List<LockSystem> systems =
+        List.of(new StandIn("ok", Collections.synchronizedList(new ArrayList<>())), refusing);
 
     List<Measurement> measurements =
-        new UncontendedScenario("1", "test", 1, clock::get).runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
+        new UncontendedScenario("1", "test", 1, clock::get)
+            .runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
 
     assertThat(measurements.get(0).errors()).isZero();
     assertThat(measurements.get(1).errors()).isPositive();
@@ -82,30 +93,35 @@ final class UncontendedScenarioTest {
   @Test
   void runInTurns_clientCost_goesToTheSystemWhoseTurnItWas() {
     List<String> calls = Collections.synchronizedList(new ArrayList<>());
-    java.util.concurrent.atomic.AtomicReference<byte[]> sink = new java.util.concurrent.atomic.AtomicReference<>();
-    LockSystem allocating = new StandIn("allocating", calls) {
-      @Override
-      public Held acquire(String resource, Duration maxWait) {
-        sink.set(new byte[ALLOCATED_PER_OP]); // kept reachable, so it cannot be optimized away
-        return super.acquire(resource, maxWait);
-      }
-    };
-    LockSystem burning = new StandIn("burning", calls) {
-      @Override
-      public Held acquire(String resource, Duration maxWait) {
-        burnCpu(CPU_PER_OP_NANOS);
-        return super.acquire(resource, maxWait);
-      }
-    };
+    java.util.concurrent.atomic.AtomicReference<byte[]> sink =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    LockSystem allocating =
+        new StandIn("allocating", calls) {
+          @Override
+          public Held acquire(String resource, Duration maxWait) {
+            sink.set(new byte[ALLOCATED_PER_OP]); // kept reachable, so it cannot be optimized away
+            return super.acquire(resource, maxWait);
+          }
+        };
+    LockSystem burning =
+        new StandIn("burning", calls) {
+          @Override
+          public Held acquire(String resource, Duration maxWait) {
+            burnCpu(CPU_PER_OP_NANOS);
+            return super.acquire(resource, maxWait);
+          }
+        };
     List<LockSystem> systems = List.of(allocating, burning, new StandIn("idle", calls));
 
     List<Measurement> m =
-        new UncontendedScenario("1", "test", 1, clock::get).runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
+        new UncontendedScenario("1", "test", 1, clock::get)
+            .runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
 
     Stats allocatingStats = m.get(0).stats();
     Stats burningStats = m.get(1).stats();
     Stats idleStats = m.get(2).stats();
-    assertThat(allocatingStats.allocatedBytesPerOp()).isBetween((double) ALLOCATED_PER_OP, ALLOCATED_PER_OP * 1.2);
+    assertThat(allocatingStats.allocatedBytesPerOp())
+        .isBetween((double) ALLOCATED_PER_OP, ALLOCATED_PER_OP * 1.2);
     assertThat(burningStats.allocatedBytesPerOp()).isLessThan(ALLOCATED_PER_OP / 10.0);
     assertThat(idleStats.allocatedBytesPerOp()).isLessThan(ALLOCATED_PER_OP / 10.0);
     // Process CPU comes in 10 ms ticks: 200 operations of 5 ms are a second, the others' far less.
@@ -120,14 +136,17 @@ final class UncontendedScenarioTest {
 
   /** Spins until this thread has used {@code nanos} of CPU, however busy the machine is. */
   private static void burnCpu(long nanos) {
-    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
     long until = threads.getCurrentThreadCpuTime() + nanos;
     while (threads.getCurrentThreadCpuTime() < until) {
       Thread.onSpinWait();
     }
   }
 
-  /** Records which system ran, and takes a millisecond of the manual clock per acquire + release. */
+  /**
+   * Records which system ran, and takes a millisecond of the manual clock per acquire + release.
+   */
   private class StandIn implements LockSystem {
     private final String name;
     private final List<String> calls;
@@ -146,7 +165,7 @@ final class UncontendedScenarioTest {
     public Held acquire(String resource, Duration maxWait) {
       calls.add(name);
       clock.addAndGet(Duration.ofMillis(1).toNanos()); // the operation's own duration
-      return () -> { };
+      return () -> {};
     }
 
     @Override

@@ -12,19 +12,19 @@ import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One attempt to acquire a lease: phase 1 (lock and read the fence counters), phase 2 (write
- * the token back where the lock is still ours), then the validity check. Any failure releases
- * the lock on every node before the attempt reports it. Thread-safe.
+ * One attempt to acquire a lease: phase 1 (lock and read the fence counters), phase 2 (write the
+ * token back where the lock is still ours), then the validity check. Any failure releases the lock
+ * on every node before the attempt reports it. Thread-safe.
  *
- * <p>When this client has seen the resource's counter before ({@link TokenHints}), phase 1
- * also proposes the next token, and each node writes it if it is above the node's counter.
- * If a quorum of the granting nodes wrote it, that token is the lease's and phase 2 is
- * skipped: the same write phase 2 would make, made in the same critical section as the read,
- * so one round trip instead of two (docs/analysis.md, section 3).
+ * <p>When this client has seen the resource's counter before ({@link TokenHints}), phase 1 also
+ * proposes the next token, and each node writes it if it is above the node's counter. If a quorum
+ * of the granting nodes wrote it, that token is the lease's and phase 2 is skipped: the same write
+ * phase 2 would make, made in the same critical section as the read, so one round trip instead of
+ * two (docs/analysis.md, section 3).
  *
- * <p>An attempt started by a {@link Handoff} deletes the predecessor's key in its lock step on
- * each node: acquire.lua with one more argument when fenced, handoff.lua instead of {@code SET
- * NX PX} when not.
+ * <p>An attempt started by a {@link Handoff} deletes the predecessor's key in its lock step on each
+ * node: acquire.lua with one more argument when fenced, handoff.lua instead of {@code SET NX PX}
+ * when not.
  */
 final class AcquireAttempt {
 
@@ -34,11 +34,12 @@ final class AcquireAttempt {
   record Acquired(DefaultLease lease) implements Result {}
 
   /**
-   * @param splitVote whether the lock step lost to rivals that split the nodes with it, so the
-   *     lock is likely free already ({@link SplitVote})
+   * @param splitVote whether the lock step lost to rivals that split the nodes with it, so the lock
+   *     is likely free already ({@link SplitVote})
    * @param startedAt when the attempt started, on the configured ticker
    */
-  record Failed(String reason, List<NodeReply> replies, boolean splitVote, long startedAt) implements Result {}
+  record Failed(String reason, List<NodeReply> replies, boolean splitVote, long startedAt)
+      implements Result {}
 
   /** Tokens must stay exact in Lua, whose numbers are doubles. */
   static final long MAX_TOKEN = (1L << 53) - 1;
@@ -50,20 +51,27 @@ final class AcquireAttempt {
   private final String fenceKey;
   private final String owner;
   private final long start;
+
   /** The local handoff that started this attempt, or null for an attempt of its own. */
   private final @Nullable Handoff handoff;
+
   /** Whether phase 1 runs a script (whose refusals prove that nothing was locked). */
   private final boolean scripted;
+
   /** The token phase 1 proposes, or 0 for none. */
   private final long predicted;
+
   /** Per node, 1 once its phase-1 reply said it wrote {@link #predicted}. */
   private final AtomicIntegerArray wrotePrediction;
+
   /** Per node, the owner id its phase-1 refusal named (scripts name it; SET NX cannot). */
   private final AtomicReferenceArray<String> holders;
+
   /** Per node, completes once its phase-1 request has been answered or has timed out. */
   private List<CompletableFuture<NodeReply>> phase1Settled = List.of();
 
-  private AcquireAttempt(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
+  private AcquireAttempt(
+      LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
     this.ctx = ctx;
     this.handoff = handoff;
     this.scripted = ctx.config().fencing() || handoff != null;
@@ -73,21 +81,28 @@ final class AcquireAttempt {
     this.fenceKey = ctx.config().fencing() ? ctx.keys().fenceKey(resource) : ""; // unused unfenced
     this.owner = ctx.env().ids().get();
     this.start = ctx.ticker().read();
-    long guess = ctx.config().fencing() && ctx.config().tokenPrediction() ? ctx.hints().predict(resource) : 0;
+    long guess =
+        ctx.config().fencing() && ctx.config().tokenPrediction()
+            ? ctx.hints().predict(resource)
+            : 0;
     this.predicted = guess <= MAX_TOKEN ? guess : 0;
     this.wrotePrediction = new AtomicIntegerArray(ctx.nodes().size());
     this.holders = new AtomicReferenceArray<>(ctx.nodes().size());
   }
 
   /**
-   * Runs one attempt, as the successor in {@code handoff} if not null, and passes its result
-   * to {@code handler} (the failure is a bug: attempts report failures as {@link Failed}).
-   * {@link io.fencedlock.redlock.Redlock#close} waits until the handler has run, so whatever
-   * the handler starts before it returns (the release of a lease nobody wants any more) is
-   * waited for too. A handoff's {@link Handoff#predecessorReleased} completes after the
-   * handler, so the new holder's thread is woken before the predecessor's.
+   * Runs one attempt, as the successor in {@code handoff} if not null, and passes its result to
+   * {@code handler} (the failure is a bug: attempts report failures as {@link Failed}). {@link
+   * io.fencedlock.redlock.Redlock#close} waits until the handler has run, so whatever the handler
+   * starts before it returns (the release of a lease nobody wants any more) is waited for too. A
+   * handoff's {@link Handoff#predecessorReleased} completes after the handler, so the new holder's
+   * thread is woken before the predecessor's.
    */
-  static void run(LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff,
+  static void run(
+      LockContext ctx,
+      String resource,
+      Duration ttl,
+      @Nullable Handoff handoff,
       BiConsumer<? super Result, ? super Throwable> handler) {
     CompletableFuture<Void> handled = new CompletableFuture<>();
     ctx.nodes().awaitOnClose(handled); // before sending, so a close() from now on waits for it
@@ -95,25 +110,33 @@ final class AcquireAttempt {
     try {
       attempt = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
     } catch (RuntimeException | Error bug) {
-      attempt = CompletableFuture.failedFuture(bug); // never expected; nothing may wait for it forever
+      attempt =
+          CompletableFuture.failedFuture(bug); // never expected; nothing may wait for it forever
     }
-    attempt.whenComplete((result, bug) -> {
-      try {
-        ctx.nodes().runFinishing(handled, () -> handler.accept(result, bug));
-      } finally {
-        handled.complete(null);
-        if (handoff != null) {
-          handoff.predecessorReleased().complete(null);
-        }
-      }
-    });
+    attempt.whenComplete(
+        (result, bug) -> {
+          try {
+            ctx.nodes().runFinishing(handled, () -> handler.accept(result, bug));
+          } finally {
+            handled.complete(null);
+            if (handoff != null) {
+              handoff.predecessorReleased().complete(null);
+            }
+          }
+        });
   }
 
   private CompletableFuture<Result> phase1(boolean mayInitialize) {
     Nodes nodes = ctx.nodes();
     boolean fenced = ctx.config().fencing();
-    LockRequest request = new LockRequest(lockKey, fenced ? fenceKey : null, owner, ttl.toMillis(), predicted,
-        handoff == null ? null : handoff.predecessorOwner());
+    LockRequest request =
+        new LockRequest(
+            lockKey,
+            fenced ? fenceKey : null,
+            owner,
+            ttl.toMillis(),
+            predicted,
+            handoff == null ? null : handoff.predecessorOwner());
     List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), i -> lockStep(i, request));
     phase1Settled = calls;
     if (fenced) {
@@ -130,7 +153,9 @@ final class AcquireAttempt {
               }
               if (!round.reached()) {
                 return failLockStep(round.replies())
-                    .thenCompose(failed -> mayInitialize && fenced ? retryIfNew(calls, failed) : done(failed));
+                    .thenCompose(
+                        failed ->
+                            mayInitialize && fenced ? retryIfNew(calls, failed) : done(failed));
               }
               if (!fenced) {
                 return finish(-1, round.replies());
@@ -140,7 +165,8 @@ final class AcquireAttempt {
   }
 
   /** A brand-new deployment answers UNINITIALIZED everywhere: initialize it and try once more. */
-  private CompletableFuture<Result> retryIfNew(List<CompletableFuture<NodeReply>> calls, Result failed) {
+  private CompletableFuture<Result> retryIfNew(
+      List<CompletableFuture<NodeReply>> calls, Result failed) {
     return ctx.membership()
         .initializeIfAllNew(calls)
         .thenCompose(initialized -> initialized ? phase1(false) : done(failed));
@@ -155,7 +181,10 @@ final class AcquireAttempt {
   }
 
   private void learnCounters(List<NodeReply> replies) {
-    replies.stream().mapToLong(NodeReply::value).max().ifPresent(max -> ctx.hints().observe(resource, max));
+    replies.stream()
+        .mapToLong(NodeReply::value)
+        .max()
+        .ifPresent(max -> ctx.hints().observe(resource, max));
   }
 
   private CompletableFuture<Result> phase2(QuorumRound.Result round1) {
@@ -185,14 +214,23 @@ final class AcquireAttempt {
     if (token > 0) {
       ctx.hints().observe(resource, token);
     }
-    return done(new Acquired(new DefaultLease(ctx, resource, ttl, owner, token, deadline, phase1Settled,
-        handoff == null ? 0 : handoff.inARow())));
+    return done(
+        new Acquired(
+            new DefaultLease(
+                ctx,
+                resource,
+                ttl,
+                owner,
+                token,
+                deadline,
+                phase1Settled,
+                handoff == null ? 0 : handoff.inARow())));
   }
 
   /**
-   * Releases everywhere; each node's release waits until its phase-1 request has settled, so
-   * that no release reaches a node ahead of the SET it must undo. Settling takes at most one
-   * node timeout.
+   * Releases everywhere; each node's release waits until its phase-1 request has settled, so that
+   * no release reaches a node ahead of the SET it must undo. Settling takes at most one node
+   * timeout.
    */
   private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
     return undo().thenApply(undone -> new Failed(reason, replies, false, start));
@@ -201,7 +239,8 @@ final class AcquireAttempt {
   /** The same for a lock step without a quorum, telling whether it lost to a split vote. */
   private CompletableFuture<Result> failLockStep(List<NodeReply> replies) {
     // After the undo every phase-1 request has settled, so the split is judged on all replies.
-    return undo().thenApply(undone -> new Failed("no quorum granted the lock", replies, splitVote(), start));
+    return undo()
+        .thenApply(undone -> new Failed("no quorum granted the lock", replies, splitVote(), start));
   }
 
   private CompletableFuture<Void> undo() {
@@ -238,18 +277,29 @@ final class AcquireAttempt {
       if (refused.holder() != null) {
         holders.set(node, refused.holder());
       }
-      return new NodeReply(node, NodeStatus.REFUSED, refused.counter(),
-          refused.pttlMillis() < 0 ? "held by another owner" : "held by another owner for " + refused.pttlMillis() + " ms",
+      return new NodeReply(
+          node,
+          NodeStatus.REFUSED,
+          refused.counter(),
+          refused.pttlMillis() < 0
+              ? "held by another owner"
+              : "held by another owner for " + refused.pttlMillis() + " ms",
           null);
     }
-    return NodeReply.of(node, NodeStatus.UNINITIALIZED, "no initialization marker: restarted without its data");
+    return NodeReply.of(
+        node, NodeStatus.UNINITIALIZED, "no initialization marker: restarted without its data");
   }
 
   private CompletableFuture<NodeReply> writeBack(int node, long token) {
-    return ctx.nodes().call(
-        node,
-        d -> d.writeToken(node, lockKey, fenceKey, owner, token),
-        ok -> ok ? NodeReply.granted(node, token) : NodeReply.of(node, NodeStatus.REFUSED, "lock expired before the token was written"));
+    return ctx.nodes()
+        .call(
+            node,
+            d -> d.writeToken(node, lockKey, fenceKey, owner, token),
+            ok ->
+                ok
+                    ? NodeReply.granted(node, token)
+                    : NodeReply.of(
+                        node, NodeStatus.REFUSED, "lock expired before the token was written"));
   }
 
   /** Phase-1 replies with phase-2 replies laid over them where phase 2 did not succeed. */

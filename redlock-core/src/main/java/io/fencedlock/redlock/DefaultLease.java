@@ -3,12 +3,12 @@ package io.fencedlock.redlock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** A lease held by one {@link DefaultRedlock}. Thread-safe; see {@link Lease}. */
 final class DefaultLease implements Lease {
@@ -18,8 +18,8 @@ final class DefaultLease implements Lease {
    * What changes over a lease's life, swapped atomically.
    *
    * @param extensions extend calls made so far (each reserves its slot before it is sent)
-   * @param lost set once an extend learned that a majority of nodes no longer holds the key:
-   *     the lease is over for good, whatever other extends report afterwards
+   * @param lost set once an extend learned that a majority of nodes no longer holds the key: the
+   *     lease is over for good, whatever other extends report afterwards
    */
   private record State(long deadlineNanos, int extensions, boolean released, boolean lost) {
     boolean over() {
@@ -36,22 +36,34 @@ final class DefaultLease implements Lease {
   private final List<CompletableFuture<NodeReply>> acquireSettled;
   private final int handoffsInARow;
   private final Duration ttl;
-  /** Completes when the lease is lost; cancelled when it is released (or its client closes) first. */
+
+  /**
+   * Completes when the lease is lost; cancelled when it is released (or its client closes) first.
+   */
   private final CompletableFuture<LeaseLoss> lostSignal = new CompletableFuture<>();
+
   private volatile @Nullable Renewer renewer;
+
   /** The key under which the client tracks this lease's renewal, while it runs. */
   private volatile long keptAliveKey;
 
   /**
    * @param ttl the TTL the lease was acquired with (a renewal's default)
    * @param token the fencing token, or a negative number for an unfenced lease
-   * @param acquireSettled per node, completes when that node has answered the acquire or timed
-   *     out; the node's release waits for it so it cannot overtake a slow node's SET
-   * @param handoffsInARow how many local handoffs in a row led to this lease (0 if acquired
-   *     by an attempt of its own)
+   * @param acquireSettled per node, completes when that node has answered the acquire or timed out;
+   *     the node's release waits for it so it cannot overtake a slow node's SET
+   * @param handoffsInARow how many local handoffs in a row led to this lease (0 if acquired by an
+   *     attempt of its own)
    */
-  DefaultLease(LockContext ctx, String resource, Duration ttl, String owner, long token, long deadlineNanos,
-      List<CompletableFuture<NodeReply>> acquireSettled, int handoffsInARow) {
+  DefaultLease(
+      LockContext ctx,
+      String resource,
+      Duration ttl,
+      String owner,
+      long token,
+      long deadlineNanos,
+      List<CompletableFuture<NodeReply>> acquireSettled,
+      int handoffsInARow) {
     this.ctx = ctx;
     this.ttl = ttl;
     this.resource = resource;
@@ -118,37 +130,52 @@ final class DefaultLease implements Lease {
 
   private CompletableFuture<ExtendOutcome> extending(Duration ttl, boolean counted) {
     if (ctx.nodes().isClosed()) {
-      return CompletableFuture.failedFuture(new IllegalStateException(
-          "cannot extend the lease on '" + resource + "': its Redlock is closed"));
+      return CompletableFuture.failedFuture(
+          new IllegalStateException(
+              "cannot extend the lease on '" + resource + "': its Redlock is closed"));
     }
     long start = ctx.ticker().read();
     State before;
     do {
       before = state.get();
       if (before.over() || start - before.deadlineNanos >= 0) {
-        return CompletableFuture.failedFuture(new LockExpiredException("cannot extend the lease on '" + resource + "': "
-            + (before.released ? "released" : before.lost ? "it was lost" : "its validity ran out")));
+        return CompletableFuture.failedFuture(
+            new LockExpiredException(
+                "cannot extend the lease on '"
+                    + resource
+                    + "': "
+                    + (before.released
+                        ? "released"
+                        : before.lost ? "it was lost" : "its validity ran out")));
       }
       if (counted && before.extensions >= ctx.config().maxExtensions()) {
-        return CompletableFuture.failedFuture(new IllegalStateException(
-            "the lease on '" + resource + "' was already extended maxExtensions = " + before.extensions + " times"));
+        return CompletableFuture.failedFuture(
+            new IllegalStateException(
+                "the lease on '"
+                    + resource
+                    + "' was already extended maxExtensions = "
+                    + before.extensions
+                    + " times"));
       }
-    } while (!state.compareAndSet(before,
+    } while (!state.compareAndSet(
+        before,
         new State(before.deadlineNanos, before.extensions + (counted ? 1 : 0), false, false)));
     Nodes nodes = ctx.nodes();
     List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), i -> lengthen(i, ttl));
     long newDeadline = Validity.deadline(start, ttl, ctx.config().driftFactor());
-    return QuorumRound.decide(nodes.all(), calls, nodes.quorum()).thenApply(round -> {
-      boolean confirmed = round.reached() ? adopt(newDeadline) : noteFailure(round);
-      ctx.metrics().extended(ctx.ticker().read() - start, confirmed);
-      return new ExtendOutcome(confirmed, nodes.outcomes(round.replies()));
-    });
+    return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
+        .thenApply(
+            round -> {
+              boolean confirmed = round.reached() ? adopt(newDeadline) : noteFailure(round);
+              ctx.metrics().extended(ctx.ticker().read() - start, confirmed);
+              return new ExtendOutcome(confirmed, nodes.outcomes(round.replies()));
+            });
   }
 
   /**
-   * Takes a deadline a quorum confirmed, unless the lease is over or its current validity ran
-   * out before the confirmation came (another owner may hold the lock by now). Deadlines only
-   * move later: extend.lua never shortens a key, so an earlier confirmed deadline still holds.
+   * Takes a deadline a quorum confirmed, unless the lease is over or its current validity ran out
+   * before the confirmation came (another owner may hold the lock by now). Deadlines only move
+   * later: extend.lua never shortens a key, so an earlier confirmed deadline still holds.
    */
   private boolean adopt(long confirmedDeadline) {
     long now = ctx.ticker().read();
@@ -159,22 +186,35 @@ final class DefaultLease implements Lease {
         return false;
       }
       // The later of the two, compared by difference: ticker readings may wrap.
-    } while (!state.compareAndSet(current, new State(confirmedDeadline - current.deadlineNanos > 0
-        ? confirmedDeadline : current.deadlineNanos, current.extensions, false, false)));
+    } while (!state.compareAndSet(
+        current,
+        new State(
+            confirmedDeadline - current.deadlineNanos > 0
+                ? confirmedDeadline
+                : current.deadlineNanos,
+            current.extensions,
+            false,
+            false)));
     return true;
   }
 
   /**
-   * After an extend without a quorum: if more nodes than a quorum can spare answered that the
-   * key is not ours, fewer than a quorum still hold it (a key is never re-created), so the
-   * lease is lost for good. Timeouts and errors prove nothing, and the old validity stands: no
-   * node's expiry was shortened.
+   * After an extend without a quorum: if more nodes than a quorum can spare answered that the key
+   * is not ours, fewer than a quorum still hold it (a key is never re-created), so the lease is
+   * lost for good. Timeouts and errors prove nothing, and the old validity stands: no node's expiry
+   * was shortened.
    */
   private boolean noteFailure(QuorumRound.Result round) {
-    long refusals = round.replies().stream().filter(reply -> reply.status() == NodeStatus.REFUSED).count();
+    long refusals =
+        round.replies().stream().filter(reply -> reply.status() == NodeStatus.REFUSED).count();
     if (refusals > ctx.nodes().size() - ctx.nodes().quorum()) {
-      markLost(LeaseLoss.Reason.NO_LONGER_HELD, refusals + " of " + ctx.nodes().size()
-          + " nodes answered that the lock is no longer this lease's", ctx.nodes().outcomes(round.replies()));
+      markLost(
+          LeaseLoss.Reason.NO_LONGER_HELD,
+          refusals
+              + " of "
+              + ctx.nodes().size()
+              + " nodes answered that the lock is no longer this lease's",
+          ctx.nodes().outcomes(round.replies()));
     }
     return false;
   }
@@ -195,9 +235,14 @@ final class DefaultLease implements Lease {
       if (current.over()) {
         return;
       }
-    } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, false, true)));
-    LeaseLoss loss = new LeaseLoss(reason, detail, outcomes,
-        Validity.remaining(current.deadlineNanos, ctx.ticker().read()));
+    } while (!state.compareAndSet(
+        current, new State(current.deadlineNanos, current.extensions, false, true)));
+    LeaseLoss loss =
+        new LeaseLoss(
+            reason,
+            detail,
+            outcomes,
+            Validity.remaining(current.deadlineNanos, ctx.ticker().read()));
     // The signal first: a release racing this must not cancel it (see stopRenewal), and nothing
     // below may keep it from firing.
     lostSignal.complete(loss);
@@ -235,8 +280,13 @@ final class DefaultLease implements Lease {
   public void checkValid() {
     State s = state.get();
     if (s.over() || ctx.ticker().read() - s.deadlineNanos >= 0) {
-      throw new LockExpiredException("the lease on '" + resource + "' is no longer valid: "
-          + (s.released ? "released" : s.lost ? "lost (" + lostSignal.getNow(null) + ")" : "its validity ran out"));
+      throw new LockExpiredException(
+          "the lease on '"
+              + resource
+              + "' is no longer valid: "
+              + (s.released
+                  ? "released"
+                  : s.lost ? "lost (" + lostSignal.getNow(null) + ")" : "its validity ran out"));
     }
   }
 
@@ -248,24 +298,30 @@ final class DefaultLease implements Lease {
       throw new IllegalStateException("the lease on '" + resource + "' is already kept alive");
     }
     if (!isValid()) {
-      throw new LockExpiredException("cannot keep the lease on '" + resource + "' alive: it is no longer valid");
+      throw new LockExpiredException(
+          "cannot keep the lease on '" + resource + "' alive: it is no longer valid");
     }
     Renewer started = new Renewer(this, ctx, renewTtl, policy);
     keptAliveKey = ctx.keptAlive().add(this);
     renewer = started;
     if (ctx.isClosed()) { // closed while registering: closing may have missed it
       stopRenewal();
-      throw new IllegalStateException("cannot keep the lease on '" + resource + "' alive: its Redlock is closed");
+      throw new IllegalStateException(
+          "cannot keep the lease on '" + resource + "' alive: its Redlock is closed");
     }
     started.start();
     return this;
   }
 
   private CompletableFuture<NodeReply> lengthen(int node, Duration ttl) {
-    return ctx.nodes().call(
-        node,
-        d -> d.lengthen(node, lockKey, owner, ttl.toMillis()),
-        ours -> ours ? NodeReply.granted(node, 0) : NodeReply.of(node, NodeStatus.REFUSED, "lock no longer ours"));
+    return ctx.nodes()
+        .call(
+            node,
+            d -> d.lengthen(node, lockKey, owner, ttl.toMillis()),
+            ours ->
+                ours
+                    ? NodeReply.granted(node, 0)
+                    : NodeReply.of(node, NodeStatus.REFUSED, "lock no longer ours"));
   }
 
   @Override
@@ -286,27 +342,33 @@ final class DefaultLease implements Lease {
       if (current.released) {
         return CompletableFuture.completedFuture(false);
       }
-    } while (!state.compareAndSet(current, new State(current.deadlineNanos, current.extensions, true, current.lost)));
+    } while (!state.compareAndSet(
+        current, new State(current.deadlineNanos, current.extensions, true, current.lost)));
     stopRenewal();
     if (ctx.nodes().isClosed()) {
-      return CompletableFuture.completedFuture(false); // nothing can be sent: the key stays to its TTL
+      return CompletableFuture.completedFuture(
+          false); // nothing can be sent: the key stays to its TTL
     }
     boolean wasValid = !current.lost && ctx.ticker().read() - current.deadlineNanos < 0;
     CompletableFuture<Void> handoffDone = new CompletableFuture<>();
-    Optional<ReleaseWaiters.Successor> successor = mayHandOff(wasValid)
-        ? ctx.releases().claimSuccessor(lockKey, handoffDone)
-        : Optional.empty();
+    Optional<ReleaseWaiters.Successor> successor =
+        mayHandOff(wasValid)
+            ? ctx.releases().claimSuccessor(lockKey, handoffDone)
+            : Optional.empty();
     long started = ctx.ticker().read();
-    CompletableFuture<?> released = successor.isPresent()
-        ? handOff(successor.get(), handoffDone)
-        : ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced());
-    return released.thenApply(ignored -> {
-      ctx.metrics().released(ctx.ticker().read() - started);
-      return wasValid;
-    });
+    CompletableFuture<?> released =
+        successor.isPresent()
+            ? handOff(successor.get(), handoffDone)
+            : ctx.nodes().releaseLease(lockKey, owner, acquireSettled, isFenced());
+    return released.thenApply(
+        ignored -> {
+          ctx.metrics().released(ctx.ticker().read() - started);
+          return wasValid;
+        });
   }
 
-  private CompletableFuture<?> handOff(ReleaseWaiters.Successor successor, CompletableFuture<Void> handoffDone) {
+  private CompletableFuture<?> handOff(
+      ReleaseWaiters.Successor successor, CompletableFuture<Void> handoffDone) {
     Handoff handoff = new Handoff(owner, handoffsInARow + 1, handoffDone);
     ctx.metrics().handoff();
     try {
@@ -321,11 +383,11 @@ final class DefaultLease implements Lease {
 
   /**
    * Whether this release may pass the lock to a waiter of this client (see {@link
-   * io.fencedlock.redlock.RedlockConfig.Builder#maxLocalHandoffs}): within the cap; while the
-   * lease is valid (after that another owner may hold the lock, and a waiter handed nothing
-   * would lose its place for nothing); and once every node has answered this lease's acquire
-   * or timed out, since the successor's script deletes our key and, unlike a release, is not
-   * held back until a slow node's SET has settled.
+   * io.fencedlock.redlock.RedlockConfig.Builder#maxLocalHandoffs}): within the cap; while the lease
+   * is valid (after that another owner may hold the lock, and a waiter handed nothing would lose
+   * its place for nothing); and once every node has answered this lease's acquire or timed out,
+   * since the successor's script deletes our key and, unlike a release, is not held back until a
+   * slow node's SET has settled.
    */
   private boolean mayHandOff(boolean valid) {
     if (!valid || handoffsInARow >= ctx.config().maxLocalHandoffs()) {
@@ -339,7 +401,9 @@ final class DefaultLease implements Lease {
     return true;
   }
 
-  /** Stops renewal for good, and tells {@link #lost()}'s dependents the lease ended without loss. */
+  /**
+   * Stops renewal for good, and tells {@link #lost()}'s dependents the lease ended without loss.
+   */
   void stopRenewal() {
     forgetRenewal();
     if (!state.get().lost) { // a loss already declared keeps its signal, even if released now
@@ -347,7 +411,9 @@ final class DefaultLease implements Lease {
     }
   }
 
-  /** Releases like {@link #release()}; an interrupt ends the wait (the flag is kept), never throws. */
+  /**
+   * Releases like {@link #release()}; an interrupt ends the wait (the flag is kept), never throws.
+   */
   @Override
   public void close() {
     try {
@@ -359,7 +425,11 @@ final class DefaultLease implements Lease {
 
   @Override
   public String toString() {
-    return "Lease[" + resource + (isFenced() ? ", token " + token : ", unfenced")
-        + ", valid for " + remainingValidity().toMillis() + " ms]";
+    return "Lease["
+        + resource
+        + (isFenced() ? ", token " + token : ", unfenced")
+        + ", valid for "
+        + remainingValidity().toMillis()
+        + " ms]";
   }
 }

@@ -19,8 +19,14 @@ final class DefaultMultiLease implements MultiLease {
   private final AtomicBoolean released = new AtomicBoolean();
   private final List<CompletableFuture<NodeReply>> acquireSettled;
 
-  DefaultMultiLease(LockContext ctx, List<String> resources, List<String> lockKeys, String owner, List<Long> tokens,
-      long deadlineNanos, List<CompletableFuture<NodeReply>> acquireSettled) {
+  DefaultMultiLease(
+      LockContext ctx,
+      List<String> resources,
+      List<String> lockKeys,
+      String owner,
+      List<Long> tokens,
+      long deadlineNanos,
+      List<CompletableFuture<NodeReply>> acquireSettled) {
     this.ctx = ctx;
     this.resources = List.copyOf(resources);
     this.lockKeys = List.copyOf(lockKeys);
@@ -71,18 +77,29 @@ final class DefaultMultiLease implements MultiLease {
     Validity.checkTtl("ttl", ttl, ctx.config().driftFactor(), ctx.config().maxLeaseTtl());
     long start = ctx.ticker().read();
     if (!isValid()) {
-      throw new LockExpiredException("cannot extend the lease on " + resources + ": it is no longer valid");
+      throw new LockExpiredException(
+          "cannot extend the lease on " + resources + ": it is no longer valid");
     }
     Nodes nodes = ctx.nodes();
-    List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), node -> nodes.call(node,
-        d -> d.lengthenAll(node, lockKeys, owner, ttl.toMillis()),
-        ok -> ok ? NodeReply.granted(node, 0) : NodeReply.of(node, NodeStatus.REFUSED, "no longer ours")));
-    QuorumRound.Result round = Futures.await(QuorumRound.decide(nodes.all(), calls, nodes.quorum()), ctx.callBoundNanos());
+    List<CompletableFuture<NodeReply>> calls =
+        nodes.fanOut(
+            nodes.all(),
+            node ->
+                nodes.call(
+                    node,
+                    d -> d.lengthenAll(node, lockKeys, owner, ttl.toMillis()),
+                    ok ->
+                        ok
+                            ? NodeReply.granted(node, 0)
+                            : NodeReply.of(node, NodeStatus.REFUSED, "no longer ours")));
+    QuorumRound.Result round =
+        Futures.await(QuorumRound.decide(nodes.all(), calls, nodes.quorum()), ctx.callBoundNanos());
     long confirmed = Validity.deadline(start, ttl, ctx.config().driftFactor());
     if (!round.reached() || released.get() || ctx.ticker().read() - deadline.get() >= 0) {
       return false;
     }
-    deadline.accumulateAndGet(confirmed, (current, candidate) -> candidate - current > 0 ? candidate : current);
+    deadline.accumulateAndGet(
+        confirmed, (current, candidate) -> candidate - current > 0 ? candidate : current);
     return true;
   }
 
@@ -103,10 +120,19 @@ final class DefaultMultiLease implements MultiLease {
     List<String> channels = lockKeys.stream().map(ReleaseChannel::of).toList();
     CompletableFuture<Void> allDone = new CompletableFuture<>();
     ctx.nodes().awaitOnClose(allDone);
-    List<CompletableFuture<NodeReply>> calls = ctx.nodes().afterEachSettled(acquireSettled, true,
-        node -> ctx.nodes().call(node, d -> d.releaseAll(node, lockKeys, owner, channels),
-            deleted -> NodeReply.granted(node, deleted)));
-    return QuorumRound.decide(ctx.nodes().all(), calls, ctx.nodes().quorum(), allDone).thenApply(round -> wasValid);
+    List<CompletableFuture<NodeReply>> calls =
+        ctx.nodes()
+            .afterEachSettled(
+                acquireSettled,
+                true,
+                node ->
+                    ctx.nodes()
+                        .call(
+                            node,
+                            d -> d.releaseAll(node, lockKeys, owner, channels),
+                            deleted -> NodeReply.granted(node, deleted)));
+    return QuorumRound.decide(ctx.nodes().all(), calls, ctx.nodes().quorum(), allDone)
+        .thenApply(round -> wasValid);
   }
 
   @Override

@@ -22,9 +22,14 @@ import org.slf4j.LoggerFactory;
 /** The {@link Redlock} implementation: argument checks, retries, and resource ownership. */
 final class DefaultRedlock implements Redlock {
   private static final Logger log = LoggerFactory.getLogger(DefaultRedlock.class);
+
   /** What closing may take beyond its wait for work in flight: closing the connections. */
   private static final long CLOSE_MARGIN_NANOS = TimeUnit.SECONDS.toNanos(5);
-  /** The longest maxWait accepted: far beyond any sensible wait, far from overflowing the ticker's arithmetic. */
+
+  /**
+   * The longest maxWait accepted: far beyond any sensible wait, far from overflowing the ticker's
+   * arithmetic.
+   */
   static final Duration MAX_WAIT = Duration.ofDays(365);
 
   private final RedlockConfig config;
@@ -32,14 +37,17 @@ final class DefaultRedlock implements Redlock {
   private final Scheduler timers;
   private final ReleaseWaiters releases;
   private final AtomicBoolean closed;
+
   /**
-   * The calls that have not completed yet, by a sequence number (so that closing fails them in
-   * the same order in every run of the deterministic simulator); {@link #close()} fails them.
+   * The calls that have not completed yet, by a sequence number (so that closing fails them in the
+   * same order in every run of the deterministic simulator); {@link #close()} fails them.
    */
   private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
+
   private final AtomicLong calls = new AtomicLong();
 
   private record PendingCall(String resource, CompletableFuture<?> future) {}
+
   /** Completes once {@link #closeAsync()} has finished closing. */
   private final CompletableFuture<Void> closedDown = new CompletableFuture<>();
 
@@ -52,38 +60,56 @@ final class DefaultRedlock implements Redlock {
   }
 
   /**
-   * See {@link Redlock#create(RedlockConfig, NodeDriver, Environment)}. Closes the driver and
-   * the environment's scheduler if it fails, or if the calling thread is interrupted while it
-   * waits for the nodes.
+   * See {@link Redlock#create(RedlockConfig, NodeDriver, Environment)}. Closes the driver and the
+   * environment's scheduler if it fails, or if the calling thread is interrupted while it waits for
+   * the nodes.
    */
   static DefaultRedlock create(RedlockConfig config, NodeDriver driver, Environment env) {
     if (driver.size() != config.nodes().size()) {
       closeQuietly(driver, env);
-      throw new IllegalArgumentException("the driver has " + driver.size() + " nodes, the configuration "
-          + config.nodes().size());
+      throw new IllegalArgumentException(
+          "the driver has " + driver.size() + " nodes, the configuration " + config.nodes().size());
     }
     Nodes nodes = new Nodes(driver, config);
     try {
       driver.connect(config.connectTimeout());
-      Optional<String> sameServer = awaitQuietly(SameServerCheck.duplicates(nodes), config.connectTimeout(),
-          Optional.empty());
+      Optional<String> sameServer =
+          awaitQuietly(
+              SameServerCheck.duplicates(nodes), config.connectTimeout(), Optional.empty());
       if (sameServer.isPresent()) {
-        throw new IllegalArgumentException("nodes: " + sameServer.get() + "; one server must not count twice");
+        throw new IllegalArgumentException(
+            "nodes: " + sameServer.get() + "; one server must not count twice");
       }
-      awaitQuietly(driver.settingsWarnings().thenAccept(warnings -> warnings.forEach(log::warn)),
-          config.connectTimeout(), null);
-      NodeMembership membership = new NodeMembership(nodes, config, env.wallClockMillis(), env.ids());
+      awaitQuietly(
+          driver.settingsWarnings().thenAccept(warnings -> warnings.forEach(log::warn)),
+          config.connectTimeout(),
+          null);
+      NodeMembership membership =
+          new NodeMembership(nodes, config, env.wallClockMillis(), env.ids());
       if (config.fencing()) {
         CompletableFuture<Boolean> initialized = membership.initializeIfNew();
-        nodes.awaitOnClose(initialized); // a create() that fails meanwhile lets the marker writes finish
+        nodes.awaitOnClose(
+            initialized); // a create() that fails meanwhile lets the marker writes finish
         awaitQuietly(initialized, config.connectTimeout(), false);
       }
       if (Thread.currentThread().isInterrupted()) {
         throw new RedlockException("interrupted while connecting to the nodes");
       }
-      LockContext ctx = new LockContext(config, env, nodes, new KeySpace(config.keyPrefix()), membership,
-          new TokenHints(TokenHints.DEFAULT_CAPACITY), new ReleaseWaiters(nodes, driver.releases()), new AtomicBoolean(), new KeptAlive());
-      log.info("Redlock over {} nodes (quorum {}), fencing {}", config.nodes().size(), config.quorum(),
+      LockContext ctx =
+          new LockContext(
+              config,
+              env,
+              nodes,
+              new KeySpace(config.keyPrefix()),
+              membership,
+              new TokenHints(TokenHints.DEFAULT_CAPACITY),
+              new ReleaseWaiters(nodes, driver.releases()),
+              new AtomicBoolean(),
+              new KeptAlive());
+      log.info(
+          "Redlock over {} nodes (quorum {}), fencing {}",
+          config.nodes().size(),
+          config.quorum(),
           config.fencing() ? "on" : "off");
       return new DefaultRedlock(config, ctx);
     } catch (RuntimeException | Error e) {
@@ -133,7 +159,10 @@ final class DefaultRedlock implements Redlock {
   @Override
   public Optional<Lease> tryAcquire(String resource, Duration ttl) {
     Futures.checkNotInterrupted();
-    return Futures.await(attempt(resource, ttl), ctx.callBoundNanos(), lease -> lease.ifPresent(Lease::releaseAsync));
+    return Futures.await(
+        attempt(resource, ttl),
+        ctx.callBoundNanos(),
+        lease -> lease.ifPresent(Lease::releaseAsync));
   }
 
   /**
@@ -148,27 +177,38 @@ final class DefaultRedlock implements Redlock {
   private CompletableFuture<Optional<Lease>> attempt(String resource, Duration ttl) {
     checkArguments(resource, ttl, Duration.ZERO);
     CompletableFuture<Optional<Lease>> result = track(resource, new CompletableFuture<>());
-    AcquireAttempt.run(ctx, resource, ttl, null, (outcome, bug) -> {
-      if (bug != null) {
-        result.completeExceptionally(bug);
-      } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
-        if (!result.complete(Optional.of(acquired.lease()))) {
-          acquired.lease().releaseAsync(); // the caller gave up meanwhile, or the client closed
-        }
-      } else {
-        result.complete(Optional.empty());
-      }
-    });
+    AcquireAttempt.run(
+        ctx,
+        resource,
+        ttl,
+        null,
+        (outcome, bug) -> {
+          if (bug != null) {
+            result.completeExceptionally(bug);
+          } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
+            if (!result.complete(Optional.of(acquired.lease()))) {
+              acquired.lease().releaseAsync(); // the caller gave up meanwhile, or the client closed
+            }
+          } else {
+            result.complete(Optional.empty());
+          }
+        });
     return result;
   }
 
   @Override
   public Lease acquire(String resource, Duration ttl, Duration maxWait) {
     Futures.checkNotInterrupted();
-    return Futures.await(start(resource, ttl, maxWait), maxWait.toNanos() + ctx.callBoundNanos(), Lease::releaseAsync);
+    return Futures.await(
+        start(resource, ttl, maxWait),
+        maxWait.toNanos() + ctx.callBoundNanos(),
+        Lease::releaseAsync);
   }
 
-  /** The stage is the acquire's own future: cancelling it abandons the acquire (see {@link #tryAcquireAsync}). */
+  /**
+   * The stage is the acquire's own future: cancelling it abandons the acquire (see {@link
+   * #tryAcquireAsync}).
+   */
   @Override
   public CompletionStage<Lease> acquireAsync(String resource, Duration ttl, Duration maxWait) {
     return handOut(start(resource, ttl, maxWait));
@@ -176,8 +216,16 @@ final class DefaultRedlock implements Redlock {
 
   private CompletableFuture<Lease> start(String resource, Duration ttl, Duration maxWait) {
     checkArguments(resource, ttl, maxWait);
-    WaitingAcquire acquire = new WaitingAcquire(ctx, releases, timers, closed::get,
-        (attempts, failed) -> failure(resource, attempts, failed), resource, ttl, maxWait);
+    WaitingAcquire acquire =
+        new WaitingAcquire(
+            ctx,
+            releases,
+            timers,
+            closed::get,
+            (attempts, failed) -> failure(resource, attempts, failed),
+            resource,
+            ttl,
+            maxWait);
     return track(resource, acquire.start());
   }
 
@@ -189,11 +237,14 @@ final class DefaultRedlock implements Redlock {
     long id = calls.incrementAndGet();
     long started = ctx.ticker().read();
     pending.put(id, new PendingCall(resource, call));
-    call.whenComplete((value, e) -> {
-      pending.remove(id);
-      ctx.metrics().acquired(ctx.ticker().read() - started,
-          e == null && !(value instanceof Optional<?> attempt && attempt.isEmpty()));
-    });
+    call.whenComplete(
+        (value, e) -> {
+          pending.remove(id);
+          ctx.metrics()
+              .acquired(
+                  ctx.ticker().read() - started,
+                  e == null && !(value instanceof Optional<?> attempt && attempt.isEmpty()));
+        });
     if (closed.get()) {
       call.completeExceptionally(closedWhileWaiting(resource));
     }
@@ -201,21 +252,26 @@ final class DefaultRedlock implements Redlock {
   }
 
   /**
-   * What the async acquire methods return: the call's own future, so that a caller's cancel
-   * reaches it ({@link Regression#CANCEL_LEAKS_THE_LEASE} puts back the copy that it did not).
+   * What the async acquire methods return: the call's own future, so that a caller's cancel reaches
+   * it ({@link Regression#CANCEL_LEAKS_THE_LEASE} puts back the copy that it did not).
    */
   private <T> CompletionStage<T> handOut(CompletableFuture<T> call) {
-    return ctx.env().reintroduces(Regression.CANCEL_LEAKS_THE_LEASE) ? call.thenApply(value -> value) : call;
+    return ctx.env().reintroduces(Regression.CANCEL_LEAKS_THE_LEASE)
+        ? call.thenApply(value -> value)
+        : call;
   }
 
   private static RedlockException closedWhileWaiting(String resource) {
-    return new RedlockException("the acquire of '" + resource + "' was abandoned: its Redlock was closed");
+    return new RedlockException(
+        "the acquire of '" + resource + "' was abandoned: its Redlock was closed");
   }
 
   @Override
-  public MultiLease acquireAll(java.util.Collection<String> resources, Duration ttl, Duration maxWait) {
+  public MultiLease acquireAll(
+      java.util.Collection<String> resources, Duration ttl, Duration maxWait) {
     if (!config.fencing()) {
-      throw new IllegalStateException("locking several resources at once needs fencing: it returns their tokens");
+      throw new IllegalStateException(
+          "locking several resources at once needs fencing: it returns their tokens");
     }
     java.util.Objects.requireNonNull(resources, "resources");
     List<String> names = List.copyOf(resources);
@@ -229,11 +285,18 @@ final class DefaultRedlock implements Redlock {
     String label = String.join(",", names);
     CompletableFuture<MultiLease> result = track(label, new CompletableFuture<>());
     attemptAll(names, label, ttl, ctx.ticker().read() + maxWait.toNanos(), 1, result);
-    return Futures.await(result, maxWait.toNanos() + ctx.callBoundNanos(),
+    return Futures.await(
+        result,
+        maxWait.toNanos() + ctx.callBoundNanos(),
         lease -> ((DefaultMultiLease) lease).releaseAsync());
   }
 
-  private void attemptAll(List<String> names, String label, Duration ttl, long giveUpAt, int attempt,
+  private void attemptAll(
+      List<String> names,
+      String label,
+      Duration ttl,
+      long giveUpAt,
+      int attempt,
       CompletableFuture<MultiLease> result) {
     if (result.isDone()) {
       return; // given up, or the client closed
@@ -241,36 +304,52 @@ final class DefaultRedlock implements Redlock {
     MultiLockAttempt current = new MultiLockAttempt(ctx, names, ttl);
     CompletableFuture<Void> handled = new CompletableFuture<>();
     ctx.nodes().awaitOnClose(handled);
-    current.run().whenComplete((lease, bug) -> {
-      try {
-        if (bug != null) {
-          result.completeExceptionally(bug);
-        } else if (lease != null) {
-          if (!result.complete(lease)) {
-            lease.releaseAsync(); // the caller gave up meanwhile, or the client closed
-          }
-        } else {
-          long delay = config.retryDelay().toNanos() + (config.retryJitter().isZero() ? 0
-              : ctx.env().random().nextLong(config.retryJitter().toNanos()));
-          if (ctx.ticker().read() + delay - giveUpAt > 0 || closed.get()) {
-            result.completeExceptionally(new LockAcquisitionException(label, attempt,
-                "no quorum of nodes took every lock", ctx.nodes().outcomes(current.replies())));
-          } else {
-            timers.schedule(() -> attemptAll(names, label, ttl, giveUpAt, attempt + 1, result), delay);
-          }
-        }
-      } catch (RuntimeException e) {
-        result.completeExceptionally(e); // e.g. the scheduler was shut down by close()
-      } finally {
-        handled.complete(null);
-      }
-    });
+    current
+        .run()
+        .whenComplete(
+            (lease, bug) -> {
+              try {
+                if (bug != null) {
+                  result.completeExceptionally(bug);
+                } else if (lease != null) {
+                  if (!result.complete(lease)) {
+                    lease.releaseAsync(); // the caller gave up meanwhile, or the client closed
+                  }
+                } else {
+                  long delay =
+                      config.retryDelay().toNanos()
+                          + (config.retryJitter().isZero()
+                              ? 0
+                              : ctx.env().random().nextLong(config.retryJitter().toNanos()));
+                  if (ctx.ticker().read() + delay - giveUpAt > 0 || closed.get()) {
+                    result.completeExceptionally(
+                        new LockAcquisitionException(
+                            label,
+                            attempt,
+                            "no quorum of nodes took every lock",
+                            ctx.nodes().outcomes(current.replies())));
+                  } else {
+                    timers.schedule(
+                        () -> attemptAll(names, label, ttl, giveUpAt, attempt + 1, result), delay);
+                  }
+                }
+              } catch (RuntimeException e) {
+                result.completeExceptionally(e); // e.g. the scheduler was shut down by close()
+              } finally {
+                handled.complete(null);
+              }
+            });
   }
 
-  private LockAcquisitionException failure(String resource, int attempts, AcquireAttempt.Failed failed) {
-    LockAcquisitionException e = new LockAcquisitionException(
-        resource, attempts, failed.reason(), ctx.nodes().outcomes(failed.replies()));
-    failed.replies().stream().map(NodeReply::error).filter(java.util.Objects::nonNull).forEach(e::addSuppressed);
+  private LockAcquisitionException failure(
+      String resource, int attempts, AcquireAttempt.Failed failed) {
+    LockAcquisitionException e =
+        new LockAcquisitionException(
+            resource, attempts, failed.reason(), ctx.nodes().outcomes(failed.replies()));
+    failed.replies().stream()
+        .map(NodeReply::error)
+        .filter(java.util.Objects::nonNull)
+        .forEach(e::addSuppressed);
     return e;
   }
 
@@ -284,15 +363,16 @@ final class DefaultRedlock implements Redlock {
     ctx.keys().checkResource("resource", resource);
     Validity.checkTtl("ttl", ttl, config.driftFactor(), config.maxLeaseTtl());
     if (maxWait == null || maxWait.isNegative() || maxWait.compareTo(MAX_WAIT) > 0) {
-      throw new IllegalArgumentException("maxWait must be between 0 and " + MAX_WAIT.toDays() + " days: " + maxWait);
+      throw new IllegalArgumentException(
+          "maxWait must be between 0 and " + MAX_WAIT.toDays() + " days: " + maxWait);
     }
   }
 
   /**
-   * Fails every pending call, then waits for the releases and attempts in flight (a lease such
-   * an attempt gains is released), then closes the driver and the scheduler. Called on one of
-   * this client's own threads (from a callback), it cannot wait for that thread: it fails the
-   * pending calls at once and finishes closing in the background.
+   * Fails every pending call, then waits for the releases and attempts in flight (a lease such an
+   * attempt gains is released), then closes the driver and the scheduler. Called on one of this
+   * client's own threads (from a callback), it cannot wait for that thread: it fails the pending
+   * calls at once and finishes closing in the background.
    */
   @Override
   public void close() {
@@ -308,13 +388,18 @@ final class DefaultRedlock implements Redlock {
       releases.stopHandoffs();
       ctx.keptAlive().stopAll();
       if (!ctx.env().reintroduces(Regression.CLOSE_LEAVES_WAITING_ACQUIRES)) {
-        new java.util.TreeMap<>(pending).values() // in call order
-            .forEach(call -> call.future().completeExceptionally(closedWhileWaiting(call.resource())));
+        new java.util.TreeMap<>(pending)
+            .values() // in call order
+            .forEach(
+                call -> call.future().completeExceptionally(closedWhileWaiting(call.resource())));
       }
-      ctx.nodes().closeAsync(timers).whenComplete((ignored, failure) -> {
-        timers.shutdown();
-        closedDown.complete(null);
-      });
+      ctx.nodes()
+          .closeAsync(timers)
+          .whenComplete(
+              (ignored, failure) -> {
+                timers.shutdown();
+                closedDown.complete(null);
+              });
     }
     return closedDown.minimalCompletionStage();
   }

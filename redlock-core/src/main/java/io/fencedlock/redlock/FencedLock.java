@@ -10,32 +10,35 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link Lock} for one resource of a {@link Redlock}, made by {@link Redlock#newLock}:
- * reentrant per thread, with the lease kept alive while held ({@link LockOptions#renewal()})
- * and its fencing token readable by the holder. Pass {@link #fencingToken()} to every resource
- * you write while holding it: a lock that lives on other machines can be lost (a pause, a
- * partition) while this thread still holds it here.
+ * A {@link Lock} for one resource of a {@link Redlock}, made by {@link Redlock#newLock}: reentrant
+ * per thread, with the lease kept alive while held ({@link LockOptions#renewal()}) and its fencing
+ * token readable by the holder. Pass {@link #fencingToken()} to every resource you write while
+ * holding it: a lock that lives on other machines can be lost (a pause, a partition) while this
+ * thread still holds it here.
  *
- * <p>{@link #lock()} waits as long as it takes; {@link #tryLock(long, TimeUnit)} waits at
- * most its argument, and {@link #tryLock()} makes one attempt. {@link #unlock()} by a thread
- * that does not hold it throws {@link IllegalMonitorStateException}. Conditions are not
- * supported: there is no distributed wait/notify. Thread-safe.
+ * <p>{@link #lock()} waits as long as it takes; {@link #tryLock(long, TimeUnit)} waits at most its
+ * argument, and {@link #tryLock()} makes one attempt. {@link #unlock()} by a thread that does not
+ * hold it throws {@link IllegalMonitorStateException}. Conditions are not supported: there is no
+ * distributed wait/notify. Thread-safe.
  */
 public final class FencedLock implements Lock {
   /** The wait of one acquire in {@link #lock()}, repeated until it succeeds. */
   private static final Duration LONG_WAIT = Duration.ofDays(1);
+
   /** The longest {@link #tryLock(long, TimeUnit)} waits; longer asks are cut to it. */
   private static final Duration MAX_WAIT = Duration.ofDays(365);
 
   private final Redlock redlock;
   private final String resource;
   private final LockOptions options;
+
   /**
    * Threads of this process queue here first, so that only one at a time asks the nodes, and a
-   * holder keeps its place until it unlocks, even if its lease was lost meanwhile: another
-   * thread never takes the lock from under it in this process.
+   * holder keeps its place until it unlocks, even if its lease was lost meanwhile: another thread
+   * never takes the lock from under it in this process.
    */
   private final ReentrantLock local = new ReentrantLock();
+
   /** The lease of the current holding; written only by the thread that holds {@link #local}. */
   private volatile @Nullable Lease lease;
 
@@ -43,7 +46,8 @@ public final class FencedLock implements Lock {
     this.redlock = Objects.requireNonNull(redlock, "redlock");
     this.resource = Objects.requireNonNull(resource, "resource");
     this.options = Objects.requireNonNull(options, "options");
-    Renewer.checkedTtl(redlock.config(), options.ttl(), options.renewal()); // fail now, not once acquired
+    Renewer.checkedTtl(
+        redlock.config(), options.ttl(), options.renewal()); // fail now, not once acquired
   }
 
   /** Acquires the lock, waiting as long as it takes; an interrupt is kept for later, not obeyed. */
@@ -131,7 +135,8 @@ public final class FencedLock implements Lock {
       return false;
     } catch (RedlockException e) {
       if (Thread.interrupted()) {
-        InterruptedException interrupted = new InterruptedException("interrupted while waiting for the lock");
+        InterruptedException interrupted =
+            new InterruptedException("interrupted while waiting for the lock");
         interrupted.initCause(e);
         throw interrupted;
       }
@@ -159,7 +164,8 @@ public final class FencedLock implements Lock {
   @Override
   public void unlock() {
     if (!local.isHeldByCurrentThread()) {
-      throw new IllegalMonitorStateException("the lock on '" + resource + "' is not held by this thread");
+      throw new IllegalMonitorStateException(
+          "the lock on '" + resource + "' is not held by this thread");
     }
     Lease released = null;
     if (local.getHoldCount() == 1) {
@@ -178,7 +184,10 @@ public final class FencedLock implements Lock {
     throw new UnsupportedOperationException("conditions are not supported by a distributed lock");
   }
 
-  /** Whether the calling thread holds the lock (its lease may still have been lost: see {@link #lease()}). */
+  /**
+   * Whether the calling thread holds the lock (its lease may still have been lost: see {@link
+   * #lease()}).
+   */
   public boolean isHeldByCurrentThread() {
     return local.isHeldByCurrentThread();
   }
@@ -193,8 +202,8 @@ public final class FencedLock implements Lock {
   }
 
   /**
-   * The lease of the current holding: check {@link Lease#checkValid()} right before a side
-   * effect, or watch {@link Lease#lost()}. A reentrant lock or tryLock does not check it.
+   * The lease of the current holding: check {@link Lease#checkValid()} right before a side effect,
+   * or watch {@link Lease#lost()}. A reentrant lock or tryLock does not check it.
    *
    * @throws IllegalMonitorStateException if the calling thread does not hold the lock
    */
@@ -205,7 +214,8 @@ public final class FencedLock implements Lock {
   private Lease heldLease() {
     Lease current = lease;
     if (!local.isHeldByCurrentThread() || current == null) {
-      throw new IllegalMonitorStateException("the lock on '" + resource + "' is not held by this thread");
+      throw new IllegalMonitorStateException(
+          "the lock on '" + resource + "' is not held by this thread");
     }
     return current;
   }

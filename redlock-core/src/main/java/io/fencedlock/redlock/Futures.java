@@ -1,7 +1,6 @@
 package io.fencedlock.redlock;
 
 import io.fencedlock.redlock.spi.NodeFailures;
-
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -25,15 +24,15 @@ final class Futures {
   }
 
   /**
-   * Waits for a stage, at most {@code boundNanos}. On interrupt, cancels it, keeps the
-   * interrupt flag and throws. A failure is rethrown as itself if unchecked, else wrapped.
+   * Waits for a stage, at most {@code boundNanos}. On interrupt, cancels it, keeps the interrupt
+   * flag and throws. A failure is rethrown as itself if unchecked, else wrapped.
    *
-   * <p>The bound is a safety net, not a timeout callers rely on: every stage this library
-   * creates completes within its own bound (node timeouts and the caller's maxWait). If one
-   * ever did not, the call cancels it and fails rather than block its caller forever.
+   * <p>The bound is a safety net, not a timeout callers rely on: every stage this library creates
+   * completes within its own bound (node timeouts and the caller's maxWait). If one ever did not,
+   * the call cancels it and fails rather than block its caller forever.
    *
-   * @param abandoned receives the result if the stage completed anyway, between the interrupt
-   *     (or the bound) and the cancel: nobody else will see it (a lease to release, say)
+   * @param abandoned receives the result if the stage completed anyway, between the interrupt (or
+   *     the bound) and the cancel: nobody else will see it (a lease to release, say)
    */
   static <T> T await(CompletionStage<T> stage, long boundNanos, Consumer<? super T> abandoned) {
     CompletableFuture<T> future = stage.toCompletableFuture();
@@ -45,8 +44,11 @@ final class Futures {
       throw new RedlockException("interrupted while waiting", e);
     } catch (TimeoutException e) {
       giveUp(future, abandoned);
-      throw new RedlockException("the call did not complete within its bound of "
-          + TimeUnit.NANOSECONDS.toMillis(boundNanos) + " ms (a bug: please report it)", e);
+      throw new RedlockException(
+          "the call did not complete within its bound of "
+              + TimeUnit.NANOSECONDS.toMillis(boundNanos)
+              + " ms (a bug: please report it)",
+          e);
     } catch (ExecutionException | CancellationException e) {
       Throwable cause = unwrap(e);
       if (cause instanceof RuntimeException runtime) {

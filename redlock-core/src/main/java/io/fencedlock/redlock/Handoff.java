@@ -3,10 +3,10 @@ package io.fencedlock.redlock;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A lease of this client passing its lock straight to an acquire of this client that waits for
- * it: the waiter's next attempt deletes the predecessor's key in the same script that locks
- * for the waiter (acquire.lua with ARGV[5], or handoff.lua when unfenced), so the release
- * costs no round trip of its own and is not announced.
+ * A lease of this client passing its lock straight to an acquire of this client that waits for it:
+ * the waiter's next attempt deletes the predecessor's key in the same script that locks for the
+ * waiter (acquire.lua with ARGV[5], or handoff.lua when unfenced), so the release costs no round
+ * trip of its own and is not announced.
  *
  * @param predecessorOwner the owner id of the lease being released
  * @param inARow how many local handoffs in a row, this one included, led to the new lease

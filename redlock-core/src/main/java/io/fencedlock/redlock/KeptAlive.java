@@ -6,9 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The leases of one client that are being kept alive, so that closing the client can stop
- * their renewal, in the order they started (the same in every run of the simulator).
- * Thread-safe.
+ * The leases of one client that are being kept alive, so that closing the client can stop their
+ * renewal, in the order they started (the same in every run of the simulator). Thread-safe.
  */
 final class KeptAlive {
   private final Map<Long, DefaultLease> leases = new ConcurrentHashMap<>();

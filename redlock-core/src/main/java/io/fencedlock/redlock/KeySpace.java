@@ -3,32 +3,32 @@ package io.fencedlock.redlock;
 import io.fencedlock.redlock.spi.NodeKeys;
 
 /**
- * The Redis keys the algorithm uses, and which resource names cannot be served. Pure
- * functions; thread-safe.
+ * The Redis keys the algorithm uses, and which resource names cannot be served. Pure functions;
+ * thread-safe.
  *
- * <p>The lock key is the key prefix followed by the resource name, exactly, so that other
- * Redlock clients locking the same name exclude this one. The fence key is derived from the
- * lock key so that both hash to the same Redis Cluster slot: if the lock key has a hash tag
- * ({@code {...}} with something inside), the fence key is the lock key plus {@value
- * #FENCE_SUFFIX}; otherwise the whole lock key becomes the tag, {@code {lock key}:fence}. A
- * lock key with a stray {@code '}'} and no valid tag (such as {@code "{}x"}) cannot be tagged,
- * because a tag ends at the first {@code '}'}; it gets the plain suffix too, in another slot,
- * which matters only on Redis Cluster, not on the independent masters Redlock uses.
+ * <p>The lock key is the key prefix followed by the resource name, exactly, so that other Redlock
+ * clients locking the same name exclude this one. The fence key is derived from the lock key so
+ * that both hash to the same Redis Cluster slot: if the lock key has a hash tag ({@code {...}} with
+ * something inside), the fence key is the lock key plus {@value #FENCE_SUFFIX}; otherwise the whole
+ * lock key becomes the tag, {@code {lock key}:fence}. A lock key with a stray {@code '}'} and no
+ * valid tag (such as {@code "{}x"}) cannot be tagged, because a tag ends at the first {@code '}'};
+ * it gets the plain suffix too, in another slot, which matters only on Redis Cluster, not on the
+ * independent masters Redlock uses.
  *
- * <p>Three kinds of names are refused ({@link #checkResource}), because they would share a key
- * with another resource or with the node itself:
+ * <p>Three kinds of names are refused ({@link #checkResource}), because they would share a key with
+ * another resource or with the node itself:
  *
  * <ul>
  *   <li>lock keys starting with {@value #NODE_KEY_PREFIX}: the node's own keys live there;
  *   <li>lock keys that are a whole hash tag, {@code {X}}: their fence key would be {@code
  *       {X}:fence}, which is already the fence key of {@code X};
- *   <li>lock keys that are the fence key of another name: ending in {@value #FENCE_SUFFIX}
- *       after a part that has a hash tag or a {@code '}'}.
+ *   <li>lock keys that are the fence key of another name: ending in {@value #FENCE_SUFFIX} after a
+ *       part that has a hash tag or a {@code '}'}.
  * </ul>
  *
  * With these refused, no two names share a key and no name touches a node key (see {@code
- * KeySpaceProperties}), while every name without braces, and every tagged name not of those
- * shapes, is served under its own name.
+ * KeySpaceProperties}), while every name without braces, and every tagged name not of those shapes,
+ * is served under its own name.
  */
 final class KeySpace {
 
@@ -61,13 +61,20 @@ final class KeySpace {
     checkEncodable(parameter, resource);
     String lockKey = lockKey(resource);
     if (lockKey.startsWith(NODE_KEY_PREFIX)) {
-      throw reserved(parameter, resource, "keys starting with '" + NODE_KEY_PREFIX + "' are the nodes' own");
+      throw reserved(
+          parameter, resource, "keys starting with '" + NODE_KEY_PREFIX + "' are the nodes' own");
     }
     if (isWholeHashTag(lockKey)) {
-      throw reserved(parameter, resource, "a key that is a whole hash tag {X} would share its fence key with X;"
-          + " add something outside the braces, as in '" + lockKey + ":lock'");
+      throw reserved(
+          parameter,
+          resource,
+          "a key that is a whole hash tag {X} would share its fence key with X;"
+              + " add something outside the braces, as in '"
+              + lockKey
+              + ":lock'");
     }
-    if (lockKey.endsWith(FENCE_SUFFIX) && takesPlainSuffix(lockKey.substring(0, lockKey.length() - FENCE_SUFFIX.length()))) {
+    if (lockKey.endsWith(FENCE_SUFFIX)
+        && takesPlainSuffix(lockKey.substring(0, lockKey.length() - FENCE_SUFFIX.length()))) {
       throw reserved(parameter, resource, "it is the fence key of another resource");
     }
   }
@@ -81,8 +88,13 @@ final class KeySpace {
   static void checkPrefix(String parameter, String prefix) {
     checkEncodable(parameter, prefix);
     if (prefix.startsWith(NODE_KEY_PREFIX)) {
-      throw new IllegalArgumentException(parameter + " '" + prefix + "' is reserved: keys starting with '"
-          + NODE_KEY_PREFIX + "' are the nodes' own");
+      throw new IllegalArgumentException(
+          parameter
+              + " '"
+              + prefix
+              + "' is reserved: keys starting with '"
+              + NODE_KEY_PREFIX
+              + "' are the nodes' own");
     }
   }
 
@@ -93,11 +105,16 @@ final class KeySpace {
   private static void checkEncodable(String parameter, String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++; // a pair: one code point
       } else if (Character.isSurrogate(c)) {
-        throw new IllegalArgumentException(parameter + " has an unpaired UTF-16 surrogate at index " + i
-            + ", which cannot be sent to Redis as UTF-8");
+        throw new IllegalArgumentException(
+            parameter
+                + " has an unpaired UTF-16 surrogate at index "
+                + i
+                + ", which cannot be sent to Redis as UTF-8");
       }
     }
   }

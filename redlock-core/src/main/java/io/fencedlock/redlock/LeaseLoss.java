@@ -8,13 +8,13 @@ import java.util.List;
  *
  * @param reason what ended the lease
  * @param detail a human-readable explanation
- * @param outcomes each node's outcome in the last extend, in configuration order (empty if
- *     none was sent, as when a renewal limit is reached)
- * @param validityLeft how much of the lease's validity was left when the loss was declared:
- *     the time the holder still had to stop its work (zero if the holder itself was paused
- *     past it)
+ * @param outcomes each node's outcome in the last extend, in configuration order (empty if none was
+ *     sent, as when a renewal limit is reached)
+ * @param validityLeft how much of the lease's validity was left when the loss was declared: the
+ *     time the holder still had to stop its work (zero if the holder itself was paused past it)
  */
-public record LeaseLoss(Reason reason, String detail, List<NodeOutcome> outcomes, Duration validityLeft) {
+public record LeaseLoss(
+    Reason reason, String detail, List<NodeOutcome> outcomes, Duration validityLeft) {
 
   public LeaseLoss {
     outcomes = List.copyOf(outcomes);

@@ -3,9 +3,9 @@ package io.fencedlock.redlock;
 import java.util.List;
 
 /**
- * Thrown when a lock could not be acquired: no quorum of nodes granted it within the wait, or
- * the time left after acquiring was not positive. Carries the last attempt's per-node outcomes;
- * node failures (errors, not refusals) are attached as suppressed exceptions.
+ * Thrown when a lock could not be acquired: no quorum of nodes granted it within the wait, or the
+ * time left after acquiring was not positive. Carries the last attempt's per-node outcomes; node
+ * failures (errors, not refusals) are attached as suppressed exceptions.
  */
 public class LockAcquisitionException extends RedlockException {
   private static final long serialVersionUID = 1L;

@@ -5,8 +5,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** What attempts and leases of one {@link DefaultRedlock} share. Immutable; thread-safe. */
 record LockContext(
-    RedlockConfig config, Environment env, Nodes nodes, KeySpace keys, NodeMembership membership,
-    TokenHints hints, ReleaseWaiters releases, AtomicBoolean closed, KeptAlive keptAlive) {
+    RedlockConfig config,
+    Environment env,
+    Nodes nodes,
+    KeySpace keys,
+    NodeMembership membership,
+    TokenHints hints,
+    ReleaseWaiters releases,
+    AtomicBoolean closed,
+    KeptAlive keptAlive) {
 
   Ticker ticker() {
     return config.ticker();

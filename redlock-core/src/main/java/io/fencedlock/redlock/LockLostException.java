@@ -1,9 +1,9 @@
 package io.fencedlock.redlock;
 
 /**
- * Thrown by {@link Redlock#withLock} (and its async form) when the lease was lost while the
- * work ran: the work may have run partly without the lock. Its writes are safe only where a
- * resource checked the fencing token.
+ * Thrown by {@link Redlock#withLock} (and its async form) when the lease was lost while the work
+ * ran: the work may have run partly without the lock. Its writes are safe only where a resource
+ * checked the fencing token.
  */
 public class LockLostException extends RedlockException {
   private static final long serialVersionUID = 1L;
@@ -11,7 +11,13 @@ public class LockLostException extends RedlockException {
   private final transient LeaseLoss loss;
 
   public LockLostException(String resource, LeaseLoss loss) {
-    super("the lease on '" + resource + "' was lost while the work ran: " + loss.reason() + ", " + loss.detail());
+    super(
+        "the lease on '"
+            + resource
+            + "' was lost while the work ran: "
+            + loss.reason()
+            + ", "
+            + loss.detail());
     this.loss = loss;
   }
 

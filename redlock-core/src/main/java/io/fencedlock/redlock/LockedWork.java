@@ -7,17 +7,18 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs work under a lock, on the public API alone: acquire, keep alive, run, always release,
- * and tell the work (interrupt or cancel) when the lease is lost. Stateless.
+ * Runs work under a lock, on the public API alone: acquire, keep alive, run, always release, and
+ * tell the work (interrupt or cancel) when the lease is lost. Stateless.
  */
 final class LockedWork {
 
   private LockedWork() {}
 
   /** See {@link Redlock#withLock}. */
-  static <T, E extends Exception> T run(Redlock redlock, String resource, LockOptions options, LeasedWork<T, E> work)
-      throws E {
-    Renewer.checkedTtl(redlock.config(), options.ttl(), options.renewal()); // fail now, not once acquired
+  static <T, E extends Exception> T run(
+      Redlock redlock, String resource, LockOptions options, LeasedWork<T, E> work) throws E {
+    Renewer.checkedTtl(
+        redlock.config(), options.ttl(), options.renewal()); // fail now, not once acquired
     Lease lease = redlock.acquire(resource, options.ttl(), options.maxWait());
     Worker worker = new Worker(Thread.currentThread(), options.interruptOnLoss());
     T result;
@@ -39,9 +40,9 @@ final class LockedWork {
   }
 
   /**
-   * Releases the lease and tells whether the work ran without the lock at some point: the loss
-   * the lease reported, or, if the release found the lease no longer valid without a reported
-   * loss (its validity ran out, or its client was closed), a loss saying so.
+   * Releases the lease and tells whether the work ran without the lock at some point: the loss the
+   * lease reported, or, if the release found the lease no longer valid without a reported loss (its
+   * validity ran out, or its client was closed), a loss saying so.
    */
   private static java.util.Optional<LeaseLoss> endOf(Lease lease) {
     boolean wasValid;
@@ -58,31 +59,50 @@ final class LockedWork {
     if (reported.isPresent() || releasedWhileValid) {
       return reported;
     }
-    return java.util.Optional.of(new LeaseLoss(LeaseLoss.Reason.EXPIRED,
-        "the lease was no longer valid when the work ended: its validity ran out, or its client was closed",
-        java.util.List.of(), java.time.Duration.ZERO));
+    return java.util.Optional.of(
+        new LeaseLoss(
+            LeaseLoss.Reason.EXPIRED,
+            "the lease was no longer valid when the work ended: its validity ran out, or its client"
+                + " was closed",
+            java.util.List.of(),
+            java.time.Duration.ZERO));
   }
 
   /** See {@link Redlock#withLockAsync}. */
-  static <T> CompletionStage<T> runAsync(Redlock redlock, String resource, LockOptions options,
+  static <T> CompletionStage<T> runAsync(
+      Redlock redlock,
+      String resource,
+      LockOptions options,
       Function<Lease, ? extends CompletionStage<T>> work) {
     Renewer.checkedTtl(redlock.config(), options.ttl(), options.renewal());
-    return redlock.acquireAsync(resource, options.ttl(), options.maxWait()).thenCompose(lease -> {
-      CompletableFuture<T> running;
-      try {
-        lease.keepAlive(options.renewal());
-        running = work.apply(lease).toCompletableFuture();
-      } catch (RuntimeException | Error failure) {
-        running = CompletableFuture.failedFuture(failure);
-      }
-      CompletableFuture<T> stage = running;
-      if (options.interruptOnLoss()) {
-        lease.lost().thenAccept(loss -> stage.cancel(true));
-      }
-      return stage.handle((value, failure) -> new Outcome<>(value, failure))
-          .thenCompose(outcome -> lease.releaseAsync().handle((released, e) -> outcome.
-              resultOrThrow(resource, after(lease, released != null && released).orElse(null))));
-    });
+    return redlock
+        .acquireAsync(resource, options.ttl(), options.maxWait())
+        .thenCompose(
+            lease -> {
+              CompletableFuture<T> running;
+              try {
+                lease.keepAlive(options.renewal());
+                running = work.apply(lease).toCompletableFuture();
+              } catch (RuntimeException | Error failure) {
+                running = CompletableFuture.failedFuture(failure);
+              }
+              CompletableFuture<T> stage = running;
+              if (options.interruptOnLoss()) {
+                lease.lost().thenAccept(loss -> stage.cancel(true));
+              }
+              return stage
+                  .handle((value, failure) -> new Outcome<>(value, failure))
+                  .thenCompose(
+                      outcome ->
+                          lease
+                              .releaseAsync()
+                              .handle(
+                                  (released, e) ->
+                                      outcome.resultOrThrow(
+                                          resource,
+                                          after(lease, released != null && released)
+                                              .orElse(null))));
+            });
   }
 
   /** The loss, if the lease ended lost (its loss stage completed normally). */
@@ -104,7 +124,9 @@ final class LockedWork {
         if (loss != null) {
           cause.addSuppressed(new LockLostException(resource, loss));
         }
-        throw cause instanceof CompletionException wrapped ? wrapped : new CompletionException(cause);
+        throw cause instanceof CompletionException wrapped
+            ? wrapped
+            : new CompletionException(cause);
       }
       if (loss != null) {
         throw new LockLostException(resource, loss);
@@ -114,9 +136,9 @@ final class LockedWork {
   }
 
   /**
-   * The thread running sync work, interrupted on loss only while the work runs, and only once:
-   * an interrupt this class caused is cleared when the work returns, so it never leaks into
-   * the caller's later code; the caller's own interrupts are kept.
+   * The thread running sync work, interrupted on loss only while the work runs, and only once: an
+   * interrupt this class caused is cleared when the work returns, so it never leaks into the
+   * caller's later code; the caller's own interrupts are kept.
    */
   private static final class Worker {
     private final Thread thread;

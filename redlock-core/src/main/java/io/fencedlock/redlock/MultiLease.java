@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A lock on several resources at once, held on a quorum of nodes, with a fencing token per
- * resource ({@link Redlock#acquireAll}). On every node all of its keys were taken together or
- * none was, and the same holds for extend; the lease exists only if a quorum took all of them.
- * Use it with try-with-resources; {@link #close()} releases. Thread-safe.
+ * A lock on several resources at once, held on a quorum of nodes, with a fencing token per resource
+ * ({@link Redlock#acquireAll}). On every node all of its keys were taken together or none was, and
+ * the same holds for extend; the lease exists only if a quorum took all of them. Use it with
+ * try-with-resources; {@link #close()} releases. Thread-safe.
  */
 public interface MultiLease extends AutoCloseable {
 
@@ -35,16 +35,16 @@ public interface MultiLease extends AutoCloseable {
   boolean isValid();
 
   /**
-   * Makes every lock last at least {@code ttl} from now on each node where all of them are
-   * still ours (never shortening, never re-creating a key); true if a quorum confirmed in time.
+   * Makes every lock last at least {@code ttl} from now on each node where all of them are still
+   * ours (never shortening, never re-creating a key); true if a quorum confirmed in time.
    *
    * @throws LockExpiredException if the validity had already run out, or the lease was released
    */
   boolean extend(Duration ttl);
 
   /**
-   * Deletes every lock key that still holds this lease's owner id, on every node; returns once
-   * a quorum of nodes has answered (the deletes on the others go on in the background, and the
+   * Deletes every lock key that still holds this lease's owner id, on every node; returns once a
+   * quorum of nodes has answered (the deletes on the others go on in the background, and the
    * client's {@code close()} waits for them).
    *
    * @return true if the lease was still valid when released

@@ -8,12 +8,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * One attempt to lock several resources at once: phase 1 takes every lock and reads every
- * counter on each node, all or nothing (acquire-all.lua); each resource's token is one above
- * the largest counter of the granting quorum; phase 2 writes the tokens back where every lock
- * is still ours (fence-all.lua); then the validity check. Any failure releases everywhere,
- * each node once its lock step settled. No token prediction and no local handoff: a lease of
- * several resources always takes two round trips. Thread-safe.
+ * One attempt to lock several resources at once: phase 1 takes every lock and reads every counter
+ * on each node, all or nothing (acquire-all.lua); each resource's token is one above the largest
+ * counter of the granting quorum; phase 2 writes the tokens back where every lock is still ours
+ * (fence-all.lua); then the validity check. Any failure releases everywhere, each node once its
+ * lock step settled. No token prediction and no local handoff: a lease of several resources always
+ * takes two round trips. Thread-safe.
  */
 final class MultiLockAttempt {
   private final LockContext ctx;
@@ -23,9 +23,12 @@ final class MultiLockAttempt {
   private final Duration ttl;
   private final String owner;
   private final long start;
+
   /** Per node, the counters its granted lock step read. */
   private final AtomicReferenceArray<List<Long>> counters;
+
   private List<CompletableFuture<NodeReply>> settled = List.of();
+
   /** The replies the attempt decided on (phase 1's, or phase 2's laid over them). */
   private volatile List<NodeReply> replies = List.of();
 
@@ -40,34 +43,59 @@ final class MultiLockAttempt {
     this.counters = new AtomicReferenceArray<>(ctx.nodes().size());
   }
 
-  /** Runs the attempt: the lease, or null after a failure that cleaned up; the future never fails. */
+  /**
+   * Runs the attempt: the lease, or null after a failure that cleaned up; the future never fails.
+   */
   CompletableFuture<DefaultMultiLease> run() {
     Nodes nodes = ctx.nodes();
-    List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), node -> nodes.call(node,
-        d -> d.lockAll(node, lockKeys, fenceKeys, owner, ttl.toMillis()), reply -> lockReply(node, reply)));
+    List<CompletableFuture<NodeReply>> calls =
+        nodes.fanOut(
+            nodes.all(),
+            node ->
+                nodes.call(
+                    node,
+                    d -> d.lockAll(node, lockKeys, fenceKeys, owner, ttl.toMillis()),
+                    reply -> lockReply(node, reply)));
     settled = calls;
     calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
-    return QuorumRound.decide(nodes.all(), calls, nodes.quorum()).thenCompose(round -> {
-      replies = round.replies();
-      if (!round.reached()) {
-        return undo();
-      }
-      List<Integer> granted = round.granted().stream().map(NodeReply::node).toList();
-      List<Long> tokens = tokensOf(granted);
-      if (tokens.stream().anyMatch(token -> token > AcquireAttempt.MAX_TOKEN)) {
-        return undo();
-      }
-      List<CompletableFuture<NodeReply>> writes = nodes.fanOut(granted, node -> nodes.call(node,
-          d -> d.writeTokens(node, lockKeys, fenceKeys, owner, tokens),
-          ok -> ok ? NodeReply.granted(node, 0) : NodeReply.of(node, NodeStatus.REFUSED, "a lock expired first")));
-      return QuorumRound.decide(granted, writes, nodes.quorum()).thenCompose(written -> {
-        List<NodeReply> merged = new ArrayList<>(replies);
-        written.replies().stream().filter(reply -> !reply.isGranted())
-            .forEach(second -> merged.replaceAll(first -> first.node() == second.node() ? second : first));
-        replies = merged;
-        return written.reached() ? finish(tokens) : undo();
-      });
-    });
+    return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
+        .thenCompose(
+            round -> {
+              replies = round.replies();
+              if (!round.reached()) {
+                return undo();
+              }
+              List<Integer> granted = round.granted().stream().map(NodeReply::node).toList();
+              List<Long> tokens = tokensOf(granted);
+              if (tokens.stream().anyMatch(token -> token > AcquireAttempt.MAX_TOKEN)) {
+                return undo();
+              }
+              List<CompletableFuture<NodeReply>> writes =
+                  nodes.fanOut(
+                      granted,
+                      node ->
+                          nodes.call(
+                              node,
+                              d -> d.writeTokens(node, lockKeys, fenceKeys, owner, tokens),
+                              ok ->
+                                  ok
+                                      ? NodeReply.granted(node, 0)
+                                      : NodeReply.of(
+                                          node, NodeStatus.REFUSED, "a lock expired first")));
+              return QuorumRound.decide(granted, writes, nodes.quorum())
+                  .thenCompose(
+                      written -> {
+                        List<NodeReply> merged = new ArrayList<>(replies);
+                        written.replies().stream()
+                            .filter(reply -> !reply.isGranted())
+                            .forEach(
+                                second ->
+                                    merged.replaceAll(
+                                        first -> first.node() == second.node() ? second : first));
+                        replies = merged;
+                        return written.reached() ? finish(tokens) : undo();
+                      });
+            });
   }
 
   /** The replies of a failed attempt, for its exception. */
@@ -81,10 +109,17 @@ final class MultiLockAttempt {
       return NodeReply.granted(node, 0);
     }
     if (reply instanceof MultiLockReply.Refused refused) {
-      return NodeReply.of(node, NodeStatus.REFUSED, "'" + resources.get(refused.index()) + "' held by another owner for "
-          + refused.pttlMillis() + " ms");
+      return NodeReply.of(
+          node,
+          NodeStatus.REFUSED,
+          "'"
+              + resources.get(refused.index())
+              + "' held by another owner for "
+              + refused.pttlMillis()
+              + " ms");
     }
-    return NodeReply.of(node, NodeStatus.UNINITIALIZED, "no initialization marker: restarted without its data");
+    return NodeReply.of(
+        node, NodeStatus.UNINITIALIZED, "no initialization marker: restarted without its data");
   }
 
   /** Per resource, one above the largest counter a granting node read. */
@@ -105,15 +140,27 @@ final class MultiLockAttempt {
     if (ctx.ticker().read() - deadline >= 0) {
       return undo();
     }
-    return CompletableFuture.completedFuture(new DefaultMultiLease(ctx, resources, lockKeys, owner, tokens, deadline,
-        settled));
+    return CompletableFuture.completedFuture(
+        new DefaultMultiLease(ctx, resources, lockKeys, owner, tokens, deadline, settled));
   }
 
-  /** Releases everywhere (a script's refusal proves nothing was written there), then reports failure. */
+  /**
+   * Releases everywhere (a script's refusal proves nothing was written there), then reports
+   * failure.
+   */
   private CompletableFuture<DefaultMultiLease> undo() {
-    List<CompletableFuture<NodeReply>> releases = ctx.nodes().afterEachSettled(settled, true,
-        node -> ctx.nodes().call(node, d -> d.releaseAll(node, lockKeys, owner, null),
-            deleted -> NodeReply.granted(node, deleted)));
-    return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new)).thenApply(done -> null);
+    List<CompletableFuture<NodeReply>> releases =
+        ctx.nodes()
+            .afterEachSettled(
+                settled,
+                true,
+                node ->
+                    ctx.nodes()
+                        .call(
+                            node,
+                            d -> d.releaseAll(node, lockKeys, owner, null),
+                            deleted -> NodeReply.granted(node, deleted)));
+    return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
+        .thenApply(done -> null);
   }
 }

@@ -13,18 +13,18 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Where a node URI leads, so that {@link RedlockConfig} can refuse two URIs that may reach the
- * same server: one server counted twice could make a quorum on its own. Two URIs are the same
- * node when they name the same Unix socket (after normalizing the path), or the same port on
- * hosts that share an address. Every address of this machine counts as one host: loopback
- * and wildcard addresses, and those of its network interfaces (a server bound to all
- * interfaces answers on each, and {@code localhost} resolves to both {@code 127.0.0.1} and
- * {@code ::1}). The database number does not matter: it selects a keyspace, not a server. A
- * host name that does not resolve is compared by its text.
+ * Where a node URI leads, so that {@link RedlockConfig} can refuse two URIs that may reach the same
+ * server: one server counted twice could make a quorum on its own. Two URIs are the same node when
+ * they name the same Unix socket (after normalizing the path), or the same port on hosts that share
+ * an address. Every address of this machine counts as one host: loopback and wildcard addresses,
+ * and those of its network interfaces (a server bound to all interfaces answers on each, and {@code
+ * localhost} resolves to both {@code 127.0.0.1} and {@code ::1}). The database number does not
+ * matter: it selects a keyspace, not a server. A host name that does not resolve is compared by its
+ * text.
  *
- * <p>This is a best effort by address: a port forward, a proxy or another machine's address
- * of the same server cannot be seen here. {@code Redlock.create} therefore also compares the
- * {@code run_id} every reachable node reports.
+ * <p>This is a best effort by address: a port forward, a proxy or another machine's address of the
+ * same server cannot be seen here. {@code Redlock.create} therefore also compares the {@code
+ * run_id} every reachable node reports.
  */
 final class NodeAddress {
   private static final String LOCAL_HOST = "this host";
@@ -79,10 +79,9 @@ final class NodeAddress {
   }
 
   /**
-   * One name per host: every address of this machine (loopback, wildcard, or any of its
-   * interfaces' addresses: a server bound to all interfaces answers on each) is the local
-   * host; an IPv6 address keeps its zone as an interface index, so that two spellings of one
-   * link compare equal.
+   * One name per host: every address of this machine (loopback, wildcard, or any of its interfaces'
+   * addresses: a server bound to all interfaces answers on each) is the local host; an IPv6 address
+   * keeps its zone as an interface index, so that two spellings of one link compare equal.
    */
   private static String canonical(InetAddress address) {
     if (address.isLoopbackAddress() || address.isAnyLocalAddress() || isOwnAddress(address)) {
@@ -90,7 +89,8 @@ final class NodeAddress {
     }
     if (address instanceof Inet6Address v6) {
       String bare = v6.getHostAddress().replaceFirst("%.*$", "");
-      int zone = v6.getScopedInterface() != null ? v6.getScopedInterface().getIndex() : v6.getScopeId();
+      int zone =
+          v6.getScopedInterface() != null ? v6.getScopedInterface().getIndex() : v6.getScopeId();
       return zone == 0 ? bare : bare + "%" + zone;
     }
     return address.getHostAddress();

@@ -7,8 +7,8 @@ import java.util.Objects;
  *
  * @param node the node's address as {@code host:port} (never its password)
  * @param status what the node answered
- * @param detail a human-readable detail: the remaining TTL of a foreign lock, an error message,
- *     or an empty string
+ * @param detail a human-readable detail: the remaining TTL of a foreign lock, an error message, or
+ *     an empty string
  */
 public record NodeOutcome(String node, NodeStatus status, String detail) {
 

@@ -31,12 +31,13 @@ record NodeReply(
   }
 
   /**
-   * Whether this phase-1 reply proves the request left nothing on the node: UNINITIALIZED
-   * always (the script refuses before locking), REFUSED only if {@code refusalsProveAbsence}
-   * (see {@code Nodes.deleteEverywhere}).
+   * Whether this phase-1 reply proves the request left nothing on the node: UNINITIALIZED always
+   * (the script refuses before locking), REFUSED only if {@code refusalsProveAbsence} (see {@code
+   * Nodes.deleteEverywhere}).
    */
   boolean tookNothing(boolean refusalsProveAbsence) {
-    return status == NodeStatus.UNINITIALIZED || (refusalsProveAbsence && status == NodeStatus.REFUSED);
+    return status == NodeStatus.UNINITIALIZED
+        || (refusalsProveAbsence && status == NodeStatus.REFUSED);
   }
 
   NodeOutcome toOutcome(String nodeLabel) {

@@ -11,8 +11,8 @@ public enum NodeStatus {
   /** The node failed: not connected, wrong password, a script error, a garbled reply. */
   ERROR,
   /**
-   * The node has no initialization marker: it restarted without its data, so it may have
-   * forgotten locks and fence counters. It is excluded from every quorum until re-admitted.
+   * The node has no initialization marker: it restarted without its data, so it may have forgotten
+   * locks and fence counters. It is excluded from every quorum until re-admitted.
    */
   UNINITIALIZED,
   /** No answer had arrived when the outcome was already decided by the other nodes. */

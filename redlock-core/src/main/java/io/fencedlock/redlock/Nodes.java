@@ -20,32 +20,43 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The configured Redis masters as the algorithm uses them, over a {@link NodeDriver}: fan-out,
- * classified replies, the release-everywhere step, per-node diagnostics, and the work a
- * closing client must wait for. Thread-safe.
+ * classified replies, the release-everywhere step, per-node diagnostics, and the work a closing
+ * client must wait for. Thread-safe.
  */
 final class Nodes {
   private static final Logger log = LoggerFactory.getLogger(Nodes.class);
   private static final long CALL_BOUND_MARGIN_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   /**
-   * Per thread, the registered work whose completion handler it is running now: a {@code
-   * close()} called from that handler must not wait for it.
+   * Per thread, the registered work whose completion handler it is running now: a {@code close()}
+   * called from that handler must not wait for it.
    */
-  private static final ThreadLocal<List<CompletableFuture<?>>> HANDLING = ThreadLocal.withInitial(ArrayList::new);
+  private static final ThreadLocal<List<CompletableFuture<?>>> HANDLING =
+      ThreadLocal.withInitial(ArrayList::new);
 
   private final NodeDriver driver;
+
   /** 0 .. size-1, the participants of a fan-out to every node. */
   private final List<Integer> all;
+
   private final Replies replies;
   private final int quorum;
+
   /** How long {@link #closeAsync} waits at most for {@link #stragglers}. */
   private final long closeWaitNanos;
+
   private volatile boolean closed;
+
   /**
    * Releases whose slower nodes have not answered yet, attempts in flight, and local handoffs;
    * {@link #closeAsync} waits for them.
    */
   private final Map<Long, CompletableFuture<?>> stragglers = new ConcurrentHashMap<>();
-  /** Keys of {@link #stragglers}: registration order, so closing chains on them the same way in every run. */
+
+  /**
+   * Keys of {@link #stragglers}: registration order, so closing chains on them the same way in
+   * every run.
+   */
   private final AtomicLong registered = new AtomicLong();
 
   Nodes(NodeDriver driver, RedlockConfig config) {
@@ -57,14 +68,16 @@ final class Nodes {
   }
 
   /**
-   * Longer than one attempt, extend or release can take: each waits for node timeouts only
-   * (phase 1, phase 2, the cleanup's wait for a slow node and its delete, a local handoff's
-   * attempt, the release of a lease an abandoned attempt gained), and a brand-new deployment's
-   * initialization for administrative calls bounded by the connect timeout. The sync methods
-   * use it as their safety net ({@link Futures#await}), closing as its longest wait.
+   * Longer than one attempt, extend or release can take: each waits for node timeouts only (phase
+   * 1, phase 2, the cleanup's wait for a slow node and its delete, a local handoff's attempt, the
+   * release of a lease an abandoned attempt gained), and a brand-new deployment's initialization
+   * for administrative calls bounded by the connect timeout. The sync methods use it as their
+   * safety net ({@link Futures#await}), closing as its longest wait.
    */
   static long callBoundNanos(RedlockConfig config) {
-    return 2 * config.connectTimeout().toNanos() + 8 * config.nodeTimeout().toNanos() + CALL_BOUND_MARGIN_NANOS;
+    return 2 * config.connectTimeout().toNanos()
+        + 8 * config.nodeTimeout().toNanos()
+        + CALL_BOUND_MARGIN_NANOS;
   }
 
   int size() {
@@ -103,7 +116,9 @@ final class Nodes {
    * becomes an ERROR or TIMED_OUT reply, a reply {@code onValue} cannot read an ERROR).
    */
   <T> CompletableFuture<NodeReply> call(
-      int node, Function<NodeDriver, CompletableFuture<T>> request, Function<T, NodeReply> onValue) {
+      int node,
+      Function<NodeDriver, CompletableFuture<T>> request,
+      Function<T, NodeReply> onValue) {
     CompletableFuture<T> sent;
     try {
       sent = request.apply(driver);
@@ -115,33 +130,42 @@ final class Nodes {
 
   /**
    * Undoes a failed acquire: compare-and-deletes {@code lockKey} on every node (see {@link
-   * #deleteEverywhere}) and completes when every node has answered or timed out, so the
-   * attempt leaves nothing behind when it reports its failure. Never fails.
+   * #deleteEverywhere}) and completes when every node has answered or timed out, so the attempt
+   * leaves nothing behind when it reports its failure. Never fails.
    *
-   * @param announce whether the deletes are announced on the key's {@link ReleaseChannel}.
-   *     Normally not: announced, a failed attempt's cleanup would wake the other waiters at
-   *     once, whose own cleanups would wake this one, and contending clients would retry in a
-   *     tight loop while a majority is down. An attempt that carried a local handoff announces,
-   *     since it stands in for its predecessor's release, which nobody else will announce.
+   * @param announce whether the deletes are announced on the key's {@link ReleaseChannel}. Normally
+   *     not: announced, a failed attempt's cleanup would wake the other waiters at once, whose own
+   *     cleanups would wake this one, and contending clients would retry in a tight loop while a
+   *     majority is down. An attempt that carried a local handoff announces, since it stands in for
+   *     its predecessor's release, which nobody else will announce.
    */
-  CompletableFuture<Void> undoEverywhere(String lockKey, String owner,
-      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence, boolean announce) {
-    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, owner, announce, settledPerNode, refusalsProveAbsence);
+  CompletableFuture<Void> undoEverywhere(
+      String lockKey,
+      String owner,
+      List<CompletableFuture<NodeReply>> settledPerNode,
+      boolean refusalsProveAbsence,
+      boolean announce) {
+    List<CompletableFuture<NodeReply>> calls =
+        deleteEverywhere(lockKey, owner, announce, settledPerNode, refusalsProveAbsence);
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
   /**
    * Releases a lease: compare-and-deletes {@code lockKey} on every node (see {@link
-   * #deleteEverywhere}), announcing each delete on the key's {@link ReleaseChannel}, and
-   * completes as soon as a quorum has deleted it (from then on another client can acquire),
-   * or once that has become impossible. The other deletes go on in the background, and
-   * {@link #close()} waits for them. Never fails.
+   * #deleteEverywhere}), announcing each delete on the key's {@link ReleaseChannel}, and completes
+   * as soon as a quorum has deleted it (from then on another client can acquire), or once that has
+   * become impossible. The other deletes go on in the background, and {@link #close()} waits for
+   * them. Never fails.
    */
-  CompletableFuture<?> releaseLease(String lockKey, String owner,
-      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
+  CompletableFuture<?> releaseLease(
+      String lockKey,
+      String owner,
+      List<CompletableFuture<NodeReply>> settledPerNode,
+      boolean refusalsProveAbsence) {
     CompletableFuture<Void> allDone = new CompletableFuture<>();
     awaitOnClose(allDone); // before sending, so a close() from now on waits for the deletes
-    List<CompletableFuture<NodeReply>> calls = deleteEverywhere(lockKey, owner, true, settledPerNode, refusalsProveAbsence);
+    List<CompletableFuture<NodeReply>> calls =
+        deleteEverywhere(lockKey, owner, true, settledPerNode, refusalsProveAbsence);
     return QuorumRound.decide(all(), calls, quorum, allDone);
   }
 
@@ -166,14 +190,13 @@ final class Nodes {
     }
   }
 
-
   /**
-   * Sends release.lua to every node that may hold the key, including nodes that did not answer
-   * the acquire: a grant may have happened whose reply was lost. Skipped are nodes without a
-   * marker (the script refuses before it locks) and, with {@code refusalsProveAbsence}, nodes
-   * that refused: acquire.lua grants a request delivered twice instead of refusing it, so its
-   * refusal means another owner; a plain {@code SET NX} refusal does not prove that, as the
-   * first delivery of the same request may have set the key.
+   * Sends release.lua to every node that may hold the key, including nodes that did not answer the
+   * acquire: a grant may have happened whose reply was lost. Skipped are nodes without a marker
+   * (the script refuses before it locks) and, with {@code refusalsProveAbsence}, nodes that
+   * refused: acquire.lua grants a request delivered twice instead of refusing it, so its refusal
+   * means another owner; a plain {@code SET NX} refusal does not prove that, as the first delivery
+   * of the same request may have set the key.
    *
    * <p>A node's delete is sent only once that node's acquire request has settled ({@code
    * settledPerNode}, indexed by node), so it can never overtake the SET it must undo, while the
@@ -181,39 +204,62 @@ final class Nodes {
    * With {@code announce}, each node that deletes publishes the owner id on the key's {@link
    * ReleaseChannel}.
    */
-  private List<CompletableFuture<NodeReply>> deleteEverywhere(String lockKey, String owner, boolean announce,
-      List<CompletableFuture<NodeReply>> settledPerNode, boolean refusalsProveAbsence) {
+  private List<CompletableFuture<NodeReply>> deleteEverywhere(
+      String lockKey,
+      String owner,
+      boolean announce,
+      List<CompletableFuture<NodeReply>> settledPerNode,
+      boolean refusalsProveAbsence) {
     String announceOn = announce ? ReleaseChannel.of(lockKey) : null;
-    return afterEachSettled(settledPerNode, refusalsProveAbsence, node -> call(
-        node,
-        d -> d.release(node, lockKey, owner, announceOn),
-        deleted -> deleted ? NodeReply.granted(node, 1) : NodeReply.of(node, NodeStatus.REFUSED, "not ours")));
+    return afterEachSettled(
+        settledPerNode,
+        refusalsProveAbsence,
+        node ->
+            call(
+                node,
+                d -> d.release(node, lockKey, owner, announceOn),
+                deleted ->
+                    deleted
+                        ? NodeReply.granted(node, 1)
+                        : NodeReply.of(node, NodeStatus.REFUSED, "not ours")));
   }
 
   /**
-   * Sends {@code release} to every node that may hold what an acquire took: each once its
-   * acquire request has settled ({@code settledPerNode}, by node), so that a release never
-   * overtakes the request it undoes, and none where the acquire's reply proves nothing was
-   * taken (see {@link NodeReply#tookNothing}).
+   * Sends {@code release} to every node that may hold what an acquire took: each once its acquire
+   * request has settled ({@code settledPerNode}, by node), so that a release never overtakes the
+   * request it undoes, and none where the acquire's reply proves nothing was taken (see {@link
+   * NodeReply#tookNothing}).
    */
-  List<CompletableFuture<NodeReply>> afterEachSettled(List<CompletableFuture<NodeReply>> settledPerNode,
-      boolean refusalsProveAbsence, IntFunction<CompletableFuture<NodeReply>> release) {
-    return fanOut(all(), node -> {
-      CompletableFuture<NodeReply> settled = settledPerNode.get(node);
-      if (settled.isDone()) { // the usual case: no need to chain on it
-        return releaseUnlessUntaken(node, settled.isCompletedExceptionally() ? null : settled.join(),
-            refusalsProveAbsence, release);
-      }
-      return settled
-          .handle((acquired, failure) -> acquired)
-          .thenCompose(acquired -> releaseUnlessUntaken(node, acquired, refusalsProveAbsence, release));
-    });
+  List<CompletableFuture<NodeReply>> afterEachSettled(
+      List<CompletableFuture<NodeReply>> settledPerNode,
+      boolean refusalsProveAbsence,
+      IntFunction<CompletableFuture<NodeReply>> release) {
+    return fanOut(
+        all(),
+        node -> {
+          CompletableFuture<NodeReply> settled = settledPerNode.get(node);
+          if (settled.isDone()) { // the usual case: no need to chain on it
+            return releaseUnlessUntaken(
+                node,
+                settled.isCompletedExceptionally() ? null : settled.join(),
+                refusalsProveAbsence,
+                release);
+          }
+          return settled
+              .handle((acquired, failure) -> acquired)
+              .thenCompose(
+                  acquired -> releaseUnlessUntaken(node, acquired, refusalsProveAbsence, release));
+        });
   }
 
-  private static CompletableFuture<NodeReply> releaseUnlessUntaken(int node, @Nullable NodeReply acquired,
-      boolean refusalsProveAbsence, IntFunction<CompletableFuture<NodeReply>> release) {
+  private static CompletableFuture<NodeReply> releaseUnlessUntaken(
+      int node,
+      @Nullable NodeReply acquired,
+      boolean refusalsProveAbsence,
+      IntFunction<CompletableFuture<NodeReply>> release) {
     if (acquired != null && acquired.tookNothing(refusalsProveAbsence)) {
-      return CompletableFuture.completedFuture(NodeReply.of(node, NodeStatus.REFUSED, "never locked there"));
+      return CompletableFuture.completedFuture(
+          NodeReply.of(node, NodeStatus.REFUSED, "never locked there"));
     }
     return release.apply(node);
   }
@@ -249,18 +295,20 @@ final class Nodes {
       bound.complete(null); // no timers left: wait no longer than the work that is already done
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
-    awaitStragglers(bound, HANDLING.get()).whenComplete((ignored, failure) -> {
-      closed = true;
-      if (driver.isDriverThread()) {
-        // The last straggler completed on one of the driver's threads, which closing the
-        // driver waits for: close it from a thread of its own.
-        Thread closer = new Thread(() -> closeDriver(done), "redlock-close");
-        closer.setDaemon(true);
-        closer.start();
-      } else {
-        closeDriver(done);
-      }
-    });
+    awaitStragglers(bound, HANDLING.get())
+        .whenComplete(
+            (ignored, failure) -> {
+              closed = true;
+              if (driver.isDriverThread()) {
+                // The last straggler completed on one of the driver's threads, which closing the
+                // driver waits for: close it from a thread of its own.
+                Thread closer = new Thread(() -> closeDriver(done), "redlock-close");
+                closer.setDaemon(true);
+                closer.start();
+              } else {
+                closeDriver(done);
+              }
+            });
     return done;
   }
 
@@ -276,11 +324,12 @@ final class Nodes {
 
   /**
    * Waits for the work registered with {@link #awaitOnClose}, including work registered while
-   * waiting (a lease that an abandoned attempt gains registers its release before the attempt's
-   * own entry goes), until {@code bound} completes. {@code ownWork}, the work whose handler
-   * called close, would wait for itself, and is left out.
+   * waiting (a lease that an abandoned attempt gains registers its release before the attempt's own
+   * entry goes), until {@code bound} completes. {@code ownWork}, the work whose handler called
+   * close, would wait for itself, and is left out.
    */
-  private CompletableFuture<Void> awaitStragglers(CompletableFuture<Void> bound, List<CompletableFuture<?>> ownWork) {
+  private CompletableFuture<Void> awaitStragglers(
+      CompletableFuture<Void> bound, List<CompletableFuture<?>> ownWork) {
     List<CompletableFuture<?>> others = new ArrayList<>(new TreeMap<>(stragglers).values());
     List<CompletableFuture<?>> own = List.copyOf(ownWork);
     others.removeIf(work -> work.isDone() || own.stream().anyMatch(mine -> mine == work));
@@ -288,7 +337,8 @@ final class Nodes {
       return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<Void> all = CompletableFuture.allOf(others.toArray(CompletableFuture[]::new));
-    return CompletableFuture.anyOf(all, bound).handle((ignored, failure) -> null)
+    return CompletableFuture.anyOf(all, bound)
+        .handle((ignored, failure) -> null)
         .thenCompose(ignored -> awaitStragglers(bound, own));
   }
 }

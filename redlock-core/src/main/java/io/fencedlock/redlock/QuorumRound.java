@@ -6,10 +6,9 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Collects the replies of one fan-out and decides as early as possible: it completes as soon
- * as {@code needed} replies are GRANTED, or as soon as that has become impossible. Replies
- * still missing at that moment are reported as PENDING. Thread-safe; replies may arrive on
- * any thread.
+ * Collects the replies of one fan-out and decides as early as possible: it completes as soon as
+ * {@code needed} replies are GRANTED, or as soon as that has become impossible. Replies still
+ * missing at that moment are reported as PENDING. Thread-safe; replies may arrive on any thread.
  */
 final class QuorumRound {
 
@@ -26,21 +25,27 @@ final class QuorumRound {
   }
 
   private final List<Integer> participants;
+
   /** Per participant, its reply; null while none has arrived. */
   private final @Nullable NodeReply[] replies;
+
   private final int needed;
   private final CompletableFuture<Result> decision = new CompletableFuture<>();
+
   /** Guarded by {@code this}, like the counters: set once, when the round decides. */
   private boolean decided;
+
   private int grants;
   private int refusals;
 
   /** Completed once every call has been answered, decided or not; null if nobody asked. */
   private final @Nullable CompletableFuture<Void> allAnswered;
+
   /** Guarded by {@code this}: replies recorded so far, before or after the decision. */
   private int answered;
 
-  private QuorumRound(List<Integer> participants, int needed, @Nullable CompletableFuture<Void> allAnswered) {
+  private QuorumRound(
+      List<Integer> participants, int needed, @Nullable CompletableFuture<Void> allAnswered) {
     this.participants = participants;
     this.replies = new NodeReply[participants.size()];
     this.needed = needed;
@@ -58,11 +63,14 @@ final class QuorumRound {
   }
 
   /**
-   * The same, and completes {@code allAnswered} (if not null) once every call has completed,
-   * after the decision: one listener per call serves both.
+   * The same, and completes {@code allAnswered} (if not null) once every call has completed, after
+   * the decision: one listener per call serves both.
    */
-  static CompletableFuture<Result> decide(List<Integer> participants, List<CompletableFuture<NodeReply>> calls,
-      int needed, @Nullable CompletableFuture<Void> allAnswered) {
+  static CompletableFuture<Result> decide(
+      List<Integer> participants,
+      List<CompletableFuture<NodeReply>> calls,
+      int needed,
+      @Nullable CompletableFuture<Void> allAnswered) {
     QuorumRound round = new QuorumRound(participants, needed, allAnswered);
     if (needed > calls.size()) {
       round.decided = true; // not yet shared with any other thread

@@ -25,75 +25,72 @@ import java.util.concurrent.CompletionStage;
  *
  * <h2>How an acquire works</h2>
  *
- * Phase 1 asks every node in parallel to {@code SET key owner NX PX ttl} and to return its
- * fence counter for the resource; it goes on as soon as a quorum has granted and gives up as
- * soon as a quorum is impossible. The token is one more than the largest counter read. Phase
- * 2 writes the token back on the granting nodes, only where the lock is still ours, and the
- * lease exists only once a quorum has confirmed. If anything fails, every node is asked to
- * release, including those that did not answer. When this client can predict the token, phase
- * 1 proposes it and writes it in the same step, and phase 2 is skipped
- * ({@link RedlockConfig.Builder#tokenPrediction}).
+ * Phase 1 asks every node in parallel to {@code SET key owner NX PX ttl} and to return its fence
+ * counter for the resource; it goes on as soon as a quorum has granted and gives up as soon as a
+ * quorum is impossible. The token is one more than the largest counter read. Phase 2 writes the
+ * token back on the granting nodes, only where the lock is still ours, and the lease exists only
+ * once a quorum has confirmed. If anything fails, every node is asked to release, including those
+ * that did not answer. When this client can predict the token, phase 1 proposes it and writes it in
+ * the same step, and phase 2 is skipped ({@link RedlockConfig.Builder#tokenPrediction}).
  *
  * <p>An {@code acquire} that finds the lock held waits: it subscribes to the lock's release
- * announcements and tries again when a quorum of nodes has announced one, or after the retry
- * delay. A lease of the same client released while it waits passes the lock to it directly,
- * in one round trip ({@link RedlockConfig.Builder#maxLocalHandoffs}).
+ * announcements and tries again when a quorum of nodes has announced one, or after the retry delay.
+ * A lease of the same client released while it waits passes the lock to it directly, in one round
+ * trip ({@link RedlockConfig.Builder#maxLocalHandoffs}).
  *
  * <h2>Assumptions and Guarantees</h2>
  *
  * <ul>
- *   <li><b>Tokens</b> are unique per resource, and strictly larger for a lease whose acquire
- *       began after another's completed. This uses no clock at all; it holds under any pause,
- *       delay or clock step, and with at most f nodes down or cut off. It needs every node to
- *       keep its data across restarts ({@code appendonly yes} with {@code appendfsync always}),
- *       or, failing that, to come back empty and be detected: a node without its
- *       initialization marker is excluded from quorums until {@link
- *       RedlockConfig#maxLeaseTtl()} has passed, and then re-admitted with counters above
- *       every token issued.
+ *   <li><b>Tokens</b> are unique per resource, and strictly larger for a lease whose acquire began
+ *       after another's completed. This uses no clock at all; it holds under any pause, delay or
+ *       clock step, and with at most f nodes down or cut off. It needs every node to keep its data
+ *       across restarts ({@code appendonly yes} with {@code appendfsync always}), or, failing that,
+ *       to come back empty and be detected: a node without its initialization marker is excluded
+ *       from quorums until {@link RedlockConfig#maxLeaseTtl()} has passed, and then re-admitted
+ *       with counters above every token issued.
  *   <li><b>Mutual exclusion</b> holds only while the lease is valid and only if the holder's
- *       pauses, network delays and the drift between clocks stay within the drift allowance
- *       ({@code ttl * driftFactor + 2 ms}). Redis expires keys by its wall clock, so a clock
- *       step forward on a node can end a lease early. Lease arithmetic on this side uses only
- *       the {@link Ticker}, never the wall clock.
- *   <li><b>Safety of your data</b> therefore comes from the fencing token checked by the
- *       resource, not from the lease. Without such a check, a paused holder can overwrite a
- *       newer holder's work.
- *   <li>The nodes must be independent masters: replicas promoted by Sentinel or Cluster
- *       failover can lose acknowledged locks and counters. Eviction ({@code maxmemory-policy}
- *       other than {@code noeviction}) and {@code FLUSHALL} break both guarantees.
+ *       pauses, network delays and the drift between clocks stay within the drift allowance ({@code
+ *       ttl * driftFactor + 2 ms}). Redis expires keys by its wall clock, so a clock step forward
+ *       on a node can end a lease early. Lease arithmetic on this side uses only the {@link
+ *       Ticker}, never the wall clock.
+ *   <li><b>Safety of your data</b> therefore comes from the fencing token checked by the resource,
+ *       not from the lease. Without such a check, a paused holder can overwrite a newer holder's
+ *       work.
+ *   <li>The nodes must be independent masters: replicas promoted by Sentinel or Cluster failover
+ *       can lose acknowledged locks and counters. Eviction ({@code maxmemory-policy} other than
+ *       {@code noeviction}) and {@code FLUSHALL} break both guarantees.
  * </ul>
  *
- * <p>Implementations are thread-safe: one instance serves any number of threads and
- * resources. An instance owns its connections; {@link #close()} closes them.
+ * <p>Implementations are thread-safe: one instance serves any number of threads and resources. An
+ * instance owns its connections; {@link #close()} closes them.
  *
- * <p>The stages returned by the asynchronous methods usually complete on the client's I/O
- * threads (or on its request-timer thread, when a node timed out), and dependents attached
- * without an executor run there. Do not block in them (call {@link Lease#releaseAsync()}
- * rather than {@link Lease#release()} there), or attach them with an executor ({@code
- * thenAcceptAsync(action, executor)}): a blocked I/O thread delays every reply it would
- * deliver, until node timeouts cut the wait short, and a blocked timer thread stops this
- * client's node timeouts altogether.
+ * <p>The stages returned by the asynchronous methods usually complete on the client's I/O threads
+ * (or on its request-timer thread, when a node timed out), and dependents attached without an
+ * executor run there. Do not block in them (call {@link Lease#releaseAsync()} rather than {@link
+ * Lease#release()} there), or attach them with an executor ({@code thenAcceptAsync(action,
+ * executor)}): a blocked I/O thread delays every reply it would deliver, until node timeouts cut
+ * the wait short, and a blocked timer thread stops this client's node timeouts altogether.
  */
 public interface Redlock extends AutoCloseable {
 
   /**
-   * Creates a client for the configured nodes. Waits at most {@link
-   * RedlockConfig#connectTimeout()} for the first connections; nodes that are down, reject
-   * the password or answer garbage do not prevent creation and show up in per-node outcomes.
+   * Creates a client for the configured nodes. Waits at most {@link RedlockConfig#connectTimeout()}
+   * for the first connections; nodes that are down, reject the password or answer garbage do not
+   * prevent creation and show up in per-node outcomes.
    *
-   * @throws RedlockException if the calling thread is interrupted meanwhile (the interrupt
-   *     flag is kept); whenever this method throws, it has closed everything it opened
+   * @throws RedlockException if the calling thread is interrupted meanwhile (the interrupt flag is
+   *     kept); whenever this method throws, it has closed everything it opened
    */
   static Redlock create(RedlockConfig config) {
     return create(config, LettuceNodeDriver.open(config), Environment.system());
   }
 
   /**
-   * Creates a client that runs this library's algorithm over another node driver and
-   * environment: simulated nodes and time, say, or the Lettuce driver with non-default options.
-   * The client owns both: closing it closes the driver and shuts the environment's scheduler
-   * down, and so does a failure here. {@code config.nodes()} names the driver's nodes (it must
-   * have as many); the config's timeouts are the ones the driver should apply.
+   * Creates a client that runs this library's algorithm over another node driver and environment:
+   * simulated nodes and time, say, or the Lettuce driver with non-default options. The client owns
+   * both: closing it closes the driver and shuts the environment's scheduler down, and so does a
+   * failure here. {@code config.nodes()} names the driver's nodes (it must have as many); the
+   * config's timeouts are the ones the driver should apply.
    *
    * @throws IllegalArgumentException if the driver's node count differs from the configuration's,
    *     or two nodes report the same server
@@ -110,61 +107,61 @@ public interface Redlock extends AutoCloseable {
    * @throws IllegalArgumentException if {@code resource} is blank or reserved (see {@link
    *     #acquire}), or the TTL is invalid (not larger than the drift allowance, or above the
    *     maximum lease TTL)
-   * @throws RedlockException if the calling thread is interrupted (the attempt is abandoned,
-   *     a lease it still gains is released, and the interrupt flag is kept)
+   * @throws RedlockException if the calling thread is interrupted (the attempt is abandoned, a
+   *     lease it still gains is released, and the interrupt flag is kept)
    */
   Optional<Lease> tryAcquire(String resource, Duration ttl);
 
   /**
    * Tries to acquire the lock, retrying until {@code maxWait} has passed: after {@link
-   * RedlockConfig#retryDelay()} plus random jitter, or sooner when the lock's release is
-   * announced, when a lease of this client hands it over, or when the attempt lost to a split
-   * vote (rivals took different nodes and none a quorum; it then retries after a short random
-   * backoff). A {@code maxWait} of zero makes one attempt.
+   * RedlockConfig#retryDelay()} plus random jitter, or sooner when the lock's release is announced,
+   * when a lease of this client hands it over, or when the attempt lost to a split vote (rivals
+   * took different nodes and none a quorum; it then retries after a short random backoff). A {@code
+   * maxWait} of zero makes one attempt.
    *
    * @throws LockAcquisitionException if no attempt succeeded; carries each node's outcome
-   * @throws IllegalArgumentException if {@code resource} is blank or reserved, the TTL is
-   *     invalid or {@code maxWait} is negative or above 365 days. Resource names are the lock
-   *     keys on the wire (after the configured prefix); three shapes are reserved because they
-   *     would share a key with another resource or with the node: keys starting with {@code
-   *     redlock:node-}, keys that are a whole hash tag such as {@code {user42}}, and keys that
-   *     are another resource's fence key, such as {@code {a}:fence}
-   * @throws RedlockException if the calling thread is interrupted (the acquire is abandoned,
-   *     a lease its attempt still gains is released, and the interrupt flag is kept), or this
-   *     client is closed meanwhile
+   * @throws IllegalArgumentException if {@code resource} is blank or reserved, the TTL is invalid
+   *     or {@code maxWait} is negative or above 365 days. Resource names are the lock keys on the
+   *     wire (after the configured prefix); three shapes are reserved because they would share a
+   *     key with another resource or with the node: keys starting with {@code redlock:node-}, keys
+   *     that are a whole hash tag such as {@code {user42}}, and keys that are another resource's
+   *     fence key, such as {@code {a}:fence}
+   * @throws RedlockException if the calling thread is interrupted (the acquire is abandoned, a
+   *     lease its attempt still gains is released, and the interrupt flag is kept), or this client
+   *     is closed meanwhile
    */
   Lease acquire(String resource, Duration ttl, Duration maxWait);
 
   /**
-   * The asynchronous form of {@link #acquire}: the stage completes with the lease or fails
-   * with {@link LockAcquisitionException} (or {@link RedlockException} if this client is
-   * closed meanwhile). Argument errors are thrown at once. Cancelling the stage (through
-   * {@code toCompletableFuture().cancel(..)}, or completing it any other way) abandons the
-   * acquire: no further attempt starts, and a lease an attempt in flight still gains is
-   * released.
+   * The asynchronous form of {@link #acquire}: the stage completes with the lease or fails with
+   * {@link LockAcquisitionException} (or {@link RedlockException} if this client is closed
+   * meanwhile). Argument errors are thrown at once. Cancelling the stage (through {@code
+   * toCompletableFuture().cancel(..)}, or completing it any other way) abandons the acquire: no
+   * further attempt starts, and a lease an attempt in flight still gains is released.
    */
   CompletionStage<Lease> acquireAsync(String resource, Duration ttl, Duration maxWait);
 
   /**
-   * The asynchronous form of {@link #tryAcquire}. Cancelling the stage abandons the attempt:
-   * a lease it still gains is released.
+   * The asynchronous form of {@link #tryAcquire}. Cancelling the stage abandons the attempt: a
+   * lease it still gains is released.
    */
   CompletionStage<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl);
 
   /**
    * Runs {@code work} under the lock of {@code resource}: acquires it (waiting at most {@link
    * LockOptions#maxWait()}), keeps the lease alive while the work runs ({@link Lease#keepAlive}),
-   * passes the lease (and so its token) to the work, always releases, and passes on what the
-   * work throws. If the lease is lost meanwhile, the working thread is interrupted (unless
-   * {@link LockOptions#interruptOnLoss()} is off; an interrupt this method caused is cleared
-   * before it returns), and once the work is over, {@link LockLostException} is thrown, or
-   * added as suppressed to the work's own exception.
+   * passes the lease (and so its token) to the work, always releases, and passes on what the work
+   * throws. If the lease is lost meanwhile, the working thread is interrupted (unless {@link
+   * LockOptions#interruptOnLoss()} is off; an interrupt this method caused is cleared before it
+   * returns), and once the work is over, {@link LockLostException} is thrown, or added as
+   * suppressed to the work's own exception.
    *
    * @throws LockAcquisitionException if the lock was not acquired in time (the work did not run)
    * @throws LockLostException if the lease was lost while the work ran
    * @throws E what the work throws
    */
-  default <T, E extends Exception> T withLock(String resource, LockOptions options, LeasedWork<T, E> work) throws E {
+  default <T, E extends Exception> T withLock(
+      String resource, LockOptions options, LeasedWork<T, E> work) throws E {
     return LockedWork.run(this, resource, options, work);
   }
 
@@ -173,31 +170,33 @@ public interface Redlock extends AutoCloseable {
    * once it completes; a lost lease cancels it (unless {@link LockOptions#interruptOnLoss()} is
    * off) and fails the result with {@link LockLostException}.
    */
-  default <T> CompletionStage<T> withLockAsync(String resource, LockOptions options,
+  default <T> CompletionStage<T> withLockAsync(
+      String resource,
+      LockOptions options,
       java.util.function.Function<Lease, ? extends CompletionStage<T>> work) {
     return LockedWork.runAsync(this, resource, options, work);
   }
 
   /**
-   * A {@link java.util.concurrent.locks.Lock} for one resource, backed by this client (see
-   * {@link FencedLock}).
+   * A {@link java.util.concurrent.locks.Lock} for one resource, backed by this client (see {@link
+   * FencedLock}).
    */
   default FencedLock newLock(String resource, LockOptions options) {
     return new FencedLock(this, resource, options);
   }
 
   /**
-   * Locks several resources at once, all or nothing: on every node one script takes all of
-   * their locks or none, and the lease exists only if a quorum of nodes took all of them. Each
-   * resource gets its own fencing token, with the guarantees of {@link Lease#fencingToken()}.
-   * Retries (after the retry delay plus jitter) until {@code maxWait}; it does not wait for
-   * release announcements or take local handoffs, and always takes two round trips. The keys of
-   * different resources need no common hash tag on independent masters; on a Redis Cluster
-   * node they would all have to hash to one slot, which this library does not arrange.
+   * Locks several resources at once, all or nothing: on every node one script takes all of their
+   * locks or none, and the lease exists only if a quorum of nodes took all of them. Each resource
+   * gets its own fencing token, with the guarantees of {@link Lease#fencingToken()}. Retries (after
+   * the retry delay plus jitter) until {@code maxWait}; it does not wait for release announcements
+   * or take local handoffs, and always takes two round trips. The keys of different resources need
+   * no common hash tag on independent masters; on a Redis Cluster node they would all have to hash
+   * to one slot, which this library does not arrange.
    *
    * @throws LockAcquisitionException if no attempt took every lock on a quorum in time
-   * @throws IllegalArgumentException if {@code resources} is empty, has duplicates or a
-   *     reserved or blank name, or the TTL or maxWait is invalid
+   * @throws IllegalArgumentException if {@code resources} is empty, has duplicates or a reserved or
+   *     blank name, or the TTL or maxWait is invalid
    * @throws IllegalStateException if fencing is switched off (tokens are what this returns)
    */
   MultiLease acquireAll(java.util.Collection<String> resources, Duration ttl, Duration maxWait);
@@ -206,19 +205,18 @@ public interface Redlock extends AutoCloseable {
   RedlockConfig config();
 
   /**
-   * Closes every connection and thread this client owns. First every acquire still waiting
-   * fails with a {@link RedlockException}; then closing waits for the attempts still in flight
-   * (a lease one of them gains is released), the deletes of recent releases still on their
-   * way to slower nodes, and local handoffs in flight, each bounded by node timeouts, so
-   * closing does not leave lock keys behind. Releases made while or after closing are not
-   * handed off. Idempotent.
+   * Closes every connection and thread this client owns. First every acquire still waiting fails
+   * with a {@link RedlockException}; then closing waits for the attempts still in flight (a lease
+   * one of them gains is released), the deletes of recent releases still on their way to slower
+   * nodes, and local handoffs in flight, each bounded by node timeouts, so closing does not leave
+   * lock keys behind. Releases made while or after closing are not handed off. Idempotent.
    */
   @Override
   void close();
 
   /**
-   * Closes like {@link #close()}, without blocking the caller: the stage completes once
-   * everything is closed. Idempotent; every call returns a stage of the same closing.
+   * Closes like {@link #close()}, without blocking the caller: the stage completes once everything
+   * is closed. Idempotent; every call returns a stage of the same closing.
    */
   CompletionStage<Void> closeAsync();
 }

@@ -3,44 +3,54 @@ package io.fencedlock.redlock;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.HashSet;
 import java.util.Set;
 
 /**
- * The immutable configuration of a {@link Redlock}: the independent Redis masters and the
- * timing parameters of the algorithm. Made with {@link #builder()}; immutable and thread-safe.
+ * The immutable configuration of a {@link Redlock}: the independent Redis masters and the timing
+ * parameters of the algorithm. Made with {@link #builder()}; immutable and thread-safe.
  *
- * <p>Every setter of the builder validates its argument at once ({@link
- * IllegalArgumentException} naming the parameter) and refuses to be called twice ({@link
- * IllegalStateException}). The quorum is derived: {@code nodes / 2 + 1}.
+ * <p>Every setter of the builder validates its argument at once ({@link IllegalArgumentException}
+ * naming the parameter) and refuses to be called twice ({@link IllegalStateException}). The quorum
+ * is derived: {@code nodes / 2 + 1}.
  */
 public final class RedlockConfig {
 
   /** Default fraction of the TTL reserved for clock drift between client and nodes. */
   public static final double DEFAULT_DRIFT_FACTOR = 0.01;
+
   /** Default time one node may take to answer one step before it counts as timed out. */
   public static final Duration DEFAULT_NODE_TIMEOUT = Duration.ofMillis(50);
+
   /** Default time {@link Redlock#create} waits for the first connections to the nodes. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
   /** Default pause between two attempts of {@link Redlock#acquire}. */
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofMillis(100);
+
   /** Default upper bound of the random jitter added to each retry delay. */
   public static final Duration DEFAULT_RETRY_JITTER = Duration.ofMillis(100);
+
   /** Default number of times one lease may be extended. */
   public static final int DEFAULT_MAX_EXTENSIONS = 10;
+
   /** Default largest TTL a lease may ask for; also how long a node that lost its memory waits. */
   public static final Duration DEFAULT_MAX_LEASE_TTL = Duration.ofMinutes(1);
+
   /** The longest {@link Builder#nodeTimeout} and {@link Builder#connectTimeout} accepted. */
   public static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
+
   /** The longest {@link Builder#retryDelay} and {@link Builder#retryJitter} accepted. */
   public static final Duration MAX_RETRY_DELAY = Duration.ofHours(1);
+
   /**
-   * The longest {@link Builder#maxLeaseTtl} accepted. Longer work keeps a shorter lease alive
-   * by extending it; a node that lost its memory is kept out for this long.
+   * The longest {@link Builder#maxLeaseTtl} accepted. Longer work keeps a shorter lease alive by
+   * extending it; a node that lost its memory is kept out for this long.
    */
   public static final Duration MAX_MAX_LEASE_TTL = Duration.ofDays(7);
+
   /** Default number of times in a row a lock may pass to a waiter of the same Redlock. */
   public static final int DEFAULT_MAX_LOCAL_HANDOFFS = 8;
 
@@ -133,7 +143,9 @@ public final class RedlockConfig {
     return tokenPrediction;
   }
 
-  /** How many times in a row a lock may pass straight to a waiter of the same Redlock; 0 for never. */
+  /**
+   * How many times in a row a lock may pass straight to a waiter of the same Redlock; 0 for never.
+   */
   public int maxLocalHandoffs() {
     return maxLocalHandoffs;
   }
@@ -168,18 +180,17 @@ public final class RedlockConfig {
     private Builder() {}
 
     /**
-     * The independent Redis masters, at least one, usually 2f+1 of them. Each is a Lettuce
-     * URI, so passwords ({@code redis://:secret@host:6379}), TLS ({@code rediss://}) and Unix
-     * sockets ({@code redis-socket:///path}) work. Host names are resolved here, once, to
-     * refuse two URIs that reach the same server: one server counted twice could make a
-     * quorum on its own. Two URIs are the same server when they share a port and an address
-     * (every loopback address counting as one, whatever the name: {@code localhost}, {@code
-     * 127.0.0.1}, {@code [::1]}), or name the same socket; the database number does not make a
-     * different server.
+     * The independent Redis masters, at least one, usually 2f+1 of them. Each is a Lettuce URI, so
+     * passwords ({@code redis://:secret@host:6379}), TLS ({@code rediss://}) and Unix sockets
+     * ({@code redis-socket:///path}) work. Host names are resolved here, once, to refuse two URIs
+     * that reach the same server: one server counted twice could make a quorum on its own. Two URIs
+     * are the same server when they share a port and an address (every loopback address counting as
+     * one, whatever the name: {@code localhost}, {@code 127.0.0.1}, {@code [::1]}), or name the
+     * same socket; the database number does not make a different server.
      *
      * @throws IllegalArgumentException if the list is empty, has a null, an unparsable URI, a
-     *     Sentinel URI (Redlock needs independent masters, not a failover group), or two URIs
-     *     that may reach the same server
+     *     Sentinel URI (Redlock needs independent masters, not a failover group), or two URIs that
+     *     may reach the same server
      */
     public Builder nodes(List<String> uris) {
       once("nodes");
@@ -191,12 +202,25 @@ public final class RedlockConfig {
         String uri = uris.get(i);
         require(uri != null && !uri.isBlank(), "nodes[" + i + "] is null or blank");
         RedisURI parsed = parse(i, uri);
-        require(parsed.getSentinels().isEmpty(), "nodes[" + i + "] is a Sentinel URI: Redlock needs independent"
-            + " masters, and a failover can lose acknowledged locks and fence counters");
+        require(
+            parsed.getSentinels().isEmpty(),
+            "nodes["
+                + i
+                + "] is a Sentinel URI: Redlock needs independent"
+                + " masters, and a failover can lose acknowledged locks and fence counters");
         NodeAddress address = NodeAddress.of(parsed);
         for (int j = 0; j < seen.size(); j++) {
-          require(!seen.get(j).sameServerAs(address), "nodes[" + i + "] duplicates nodes[" + j + "]: "
-              + uri + " and " + uris.get(j) + " may reach the same server");
+          require(
+              !seen.get(j).sameServerAs(address),
+              "nodes["
+                  + i
+                  + "] duplicates nodes["
+                  + j
+                  + "]: "
+                  + uri
+                  + " and "
+                  + uris.get(j)
+                  + " may reach the same server");
         }
         seen.add(address);
         copy.add(uri);
@@ -211,8 +235,8 @@ public final class RedlockConfig {
     }
 
     /**
-     * The fraction of the TTL subtracted from every lease's validity to allow for clock
-     * drift; 2 ms are always added on top. Default {@value #DEFAULT_DRIFT_FACTOR}.
+     * The fraction of the TTL subtracted from every lease's validity to allow for clock drift; 2 ms
+     * are always added on top. Default {@value #DEFAULT_DRIFT_FACTOR}.
      *
      * @throws IllegalArgumentException unless {@code 0 <= factor < 0.5}
      */
@@ -224,8 +248,8 @@ public final class RedlockConfig {
     }
 
     /**
-     * How long one node may take to answer one step. Keep it far below the TTL: a paused or
-     * cut-off node costs each acquire at most this long. Default 50 ms.
+     * How long one node may take to answer one step. Keep it far below the TTL: a paused or cut-off
+     * node costs each acquire at most this long. Default 50 ms.
      *
      * @throws IllegalArgumentException if not positive or above {@link RedlockConfig#MAX_TIMEOUT}
      */
@@ -236,21 +260,22 @@ public final class RedlockConfig {
     }
 
     /**
-     * How long {@link Redlock#create} waits for the first connections (nodes that are down do
-     * not prevent creation), and the TCP connect timeout of every reconnect. Default 2 s.
+     * How long {@link Redlock#create} waits for the first connections (nodes that are down do not
+     * prevent creation), and the TCP connect timeout of every reconnect. Default 2 s.
      *
      * @throws IllegalArgumentException if not positive or above {@link RedlockConfig#MAX_TIMEOUT}
      */
     public Builder connectTimeout(Duration timeout) {
       once("connectTimeout");
-      this.connectTimeout = atMost("connectTimeout", positive("connectTimeout", timeout), MAX_TIMEOUT);
+      this.connectTimeout =
+          atMost("connectTimeout", positive("connectTimeout", timeout), MAX_TIMEOUT);
       return this;
     }
 
     /**
-     * The pause between two attempts of {@link Redlock#acquire}, unless a release notification,
-     * a local handoff or a split vote (see {@link Redlock#acquire}) starts the next one
-     * sooner; it also caps the backoff after split votes. Default 100 ms.
+     * The pause between two attempts of {@link Redlock#acquire}, unless a release notification, a
+     * local handoff or a split vote (see {@link Redlock#acquire}) starts the next one sooner; it
+     * also caps the backoff after split votes. Default 100 ms.
      *
      * @throws IllegalArgumentException if negative or above {@link RedlockConfig#MAX_RETRY_DELAY}
      */
@@ -261,8 +286,8 @@ public final class RedlockConfig {
     }
 
     /**
-     * The upper bound of a uniformly random extra pause added to each retry, so that
-     * contending clients do not retry in lockstep. Default 100 ms.
+     * The upper bound of a uniformly random extra pause added to each retry, so that contending
+     * clients do not retry in lockstep. Default 100 ms.
      *
      * @throws IllegalArgumentException if negative or above {@link RedlockConfig#MAX_RETRY_DELAY}
      */
@@ -273,8 +298,8 @@ public final class RedlockConfig {
     }
 
     /**
-     * How many extend calls one lease may make, succeeded or not (each reserves its slot
-     * before it is sent). Default {@value #DEFAULT_MAX_EXTENSIONS}.
+     * How many extend calls one lease may make, succeeded or not (each reserves its slot before it
+     * is sent). Default {@value #DEFAULT_MAX_EXTENSIONS}.
      *
      * @throws IllegalArgumentException if negative
      */
@@ -286,14 +311,14 @@ public final class RedlockConfig {
     }
 
     /**
-     * The largest TTL a lease may request or be extended to. A node that restarted without
-     * its data is kept out of quorums for this long (plus drift) after this client first saw
-     * its current empty state, so that every lease it had forgotten has run out: that holds
-     * only if no client of the deployment uses TTLs longer than the re-admitting client's
-     * value, so give every client the same one (docs/analysis.md, section 5). Default 1
-     * minute.
+     * The largest TTL a lease may request or be extended to. A node that restarted without its data
+     * is kept out of quorums for this long (plus drift) after this client first saw its current
+     * empty state, so that every lease it had forgotten has run out: that holds only if no client
+     * of the deployment uses TTLs longer than the re-admitting client's value, so give every client
+     * the same one (docs/analysis.md, section 5). Default 1 minute.
      *
-     * @throws IllegalArgumentException if not positive or above {@link RedlockConfig#MAX_MAX_LEASE_TTL}
+     * @throws IllegalArgumentException if not positive or above {@link
+     *     RedlockConfig#MAX_MAX_LEASE_TTL}
      */
     public Builder maxLeaseTtl(Duration max) {
       once("maxLeaseTtl");
@@ -302,8 +327,8 @@ public final class RedlockConfig {
     }
 
     /**
-     * A prefix put before every resource name to form the lock key. Default empty, so the key
-     * on the wire is exactly the resource name, as other Redlock clients use it.
+     * A prefix put before every resource name to form the lock key. Default empty, so the key on
+     * the wire is exactly the resource name, as other Redlock clients use it.
      *
      * @throws IllegalArgumentException if it starts with {@code redlock:node-} (the nodes' own
      *     keys) or has an unpaired UTF-16 surrogate
@@ -317,11 +342,11 @@ public final class RedlockConfig {
     }
 
     /**
-     * Whether leases carry fencing tokens. On (the default), every lease has a token that
-     * strictly increases per resource; an acquire takes one round trip when this client can
-     * predict the token (see {@link #tokenPrediction}) and two otherwise. Off, an acquire is one
-     * round of plain {@code SET key value NX PX ttl}, wire-compatible with other Redlock
-     * clients, and leases have no token.
+     * Whether leases carry fencing tokens. On (the default), every lease has a token that strictly
+     * increases per resource; an acquire takes one round trip when this client can predict the
+     * token (see {@link #tokenPrediction}) and two otherwise. Off, an acquire is one round of plain
+     * {@code SET key value NX PX ttl}, wire-compatible with other Redlock clients, and leases have
+     * no token.
      */
     public Builder fencing(boolean enabled) {
       once("fencing");
@@ -330,12 +355,12 @@ public final class RedlockConfig {
     }
 
     /**
-     * Whether a fenced acquire proposes its token in phase 1: one above the highest counter
-     * this client has seen for the resource (in its own leases, and in what nodes answered to
-     * its earlier attempts). Nodes write a proposal only where it is above their counter and
-     * the lock is taken in the same step; if a quorum did, the acquire is done in one round
-     * trip, else it runs phase 2 as usual. On by default; off, every fenced acquire takes two
-     * round trips (for comparisons and experiments). Tokens are unique and ordered either way.
+     * Whether a fenced acquire proposes its token in phase 1: one above the highest counter this
+     * client has seen for the resource (in its own leases, and in what nodes answered to its
+     * earlier attempts). Nodes write a proposal only where it is above their counter and the lock
+     * is taken in the same step; if a quorum did, the acquire is done in one round trip, else it
+     * runs phase 2 as usual. On by default; off, every fenced acquire takes two round trips (for
+     * comparisons and experiments). Tokens are unique and ordered either way.
      */
     public Builder tokenPrediction(boolean enabled) {
       once("tokenPrediction");
@@ -344,18 +369,18 @@ public final class RedlockConfig {
     }
 
     /**
-     * How many times in a row a lock may pass straight from a released lease to an acquire of
-     * the same Redlock that is waiting for it. In such a <em>local handoff</em> the waiter's
-     * next attempt carries the release: each node deletes the old lease's key (compare-and-
-     * delete, as a release does) and locks for the waiter in the same script, so the waiter is
-     * granted one round trip after the release starts, instead of after hearing of the release
-     * and then trying. On every node that is a release immediately followed by an acquire, so
-     * safety is the same; unfenced clients run a small script here instead of {@code SET NX
-     * PX}, touching only the lock key. What differs is that the release is not announced, so
-     * acquires waiting in other processes keep waiting for their retry delay while the lock
-     * passes between this client's threads. This cap bounds that: after this many local
-     * handoffs in a row the release is announced and every waiter competes. 0 turns local
-     * handoffs off (every release is announced). Default {@value #DEFAULT_MAX_LOCAL_HANDOFFS}.
+     * How many times in a row a lock may pass straight from a released lease to an acquire of the
+     * same Redlock that is waiting for it. In such a <em>local handoff</em> the waiter's next
+     * attempt carries the release: each node deletes the old lease's key (compare-and- delete, as a
+     * release does) and locks for the waiter in the same script, so the waiter is granted one round
+     * trip after the release starts, instead of after hearing of the release and then trying. On
+     * every node that is a release immediately followed by an acquire, so safety is the same;
+     * unfenced clients run a small script here instead of {@code SET NX PX}, touching only the lock
+     * key. What differs is that the release is not announced, so acquires waiting in other
+     * processes keep waiting for their retry delay while the lock passes between this client's
+     * threads. This cap bounds that: after this many local handoffs in a row the release is
+     * announced and every waiter competes. 0 turns local handoffs off (every release is announced).
+     * Default {@value #DEFAULT_MAX_LOCAL_HANDOFFS}.
      *
      * @throws IllegalArgumentException if negative
      */

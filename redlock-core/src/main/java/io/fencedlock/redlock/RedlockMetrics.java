@@ -3,8 +3,8 @@ package io.fencedlock.redlock;
 /**
  * What a client reports about itself, for monitoring. The default records nothing; {@code
  * io.fencedlock.redlock.micrometer.MicrometerMetrics} records into a Micrometer registry
- * (Micrometer is an optional dependency, needed only then). Implementations must be
- * thread-safe and fast: they are called on the client's I/O and timer threads.
+ * (Micrometer is an optional dependency, needed only then). Implementations must be thread-safe and
+ * fast: they are called on the client's I/O and timer threads.
  */
 public interface RedlockMetrics {
 

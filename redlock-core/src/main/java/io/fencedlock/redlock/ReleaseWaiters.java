@@ -10,24 +10,26 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The acquires of this client that wait for a held lock, per lock: they hear about its
- * release from the nodes' announcements ({@link ReleaseFeed}, subscribed to a lock's {@link
- * ReleaseChannel} while at least one acquire of this client waits for it) instead of polling.
- * A release is announced by every node that deleted the key; the copies carry the same owner
- * id, and the quorum-th copy wakes one waiter. Notifications only make retries earlier: a lost
- * one costs a retry delay, never safety; the waiters not woken keep their retry timers.
+ * The acquires of this client that wait for a held lock, per lock: they hear about its release from
+ * the nodes' announcements ({@link ReleaseFeed}, subscribed to a lock's {@link ReleaseChannel}
+ * while at least one acquire of this client waits for it) instead of polling. A release is
+ * announced by every node that deleted the key; the copies carry the same owner id, and the
+ * quorum-th copy wakes one waiter. Notifications only make retries earlier: a lost one costs a
+ * retry delay, never safety; the waiters not woken keep their retry timers.
  *
- * <p>The same line of waiters serves local handoffs, the policy that passes a lock between
- * this client's own leases and waiters: a lease that is released while a waiter of its lock is
- * between attempts may pass the lock to that waiter directly ({@link #claimSuccessor}, see
- * {@code DefaultLease}), without an announcement. Thread-safe.
+ * <p>The same line of waiters serves local handoffs, the policy that passes a lock between this
+ * client's own leases and waiters: a lease that is released while a waiter of its lock is between
+ * attempts may pass the lock to that waiter directly ({@link #claimSuccessor}, see {@code
+ * DefaultLease}), without an announcement. Thread-safe.
  */
 final class ReleaseWaiters {
 
   private final Nodes nodes;
   private final ReleaseFeed feed;
+
   /** Guarded by {@code this}. */
   private final Map<String, Channel> channels = new HashMap<>();
+
   /** Guarded by {@code this}: once set, no successor is claimed. */
   private boolean closing;
 
@@ -49,9 +51,9 @@ final class ReleaseWaiters {
   interface Successor {
     /**
      * Takes this acquire out of its wait if it is between attempts: its retry timer and
-     * notifications no longer start an attempt, and it waits for {@link #succeed}. Must not
-     * block (it runs under the subscriptions' lock). Returns false if an attempt is in flight
-     * or the acquire has ended.
+     * notifications no longer start an attempt, and it waits for {@link #succeed}. Must not block
+     * (it runs under the subscriptions' lock). Returns false if an attempt is in flight or the
+     * acquire has ended.
      */
     boolean claim();
 
@@ -60,9 +62,9 @@ final class ReleaseWaiters {
   }
 
   /**
-   * One waiting acquire. Call {@link #arm()} before each attempt; the future it returns
-   * completes on the first release announced after that, so a release that happens while an
-   * attempt is in flight is not missed.
+   * One waiting acquire. Call {@link #arm()} before each attempt; the future it returns completes
+   * on the first release announced after that, so a release that happens while an attempt is in
+   * flight is not missed.
    */
   final class Waiter implements AutoCloseable {
     private final String channel;
@@ -127,22 +129,24 @@ final class ReleaseWaiters {
     } catch (RuntimeException e) {
       confirmed = CompletableFuture.failedFuture(e); // e.g. a feed already closed
     }
-    confirmed.whenComplete((ok, failure) -> {
-      if (failure == null) {
-        subscribed.complete(null);
-      } else {
-        subscribed.completeExceptionally(failure);
-      }
-    });
+    confirmed.whenComplete(
+        (ok, failure) -> {
+          if (failure == null) {
+            subscribed.complete(null);
+          } else {
+            subscribed.completeExceptionally(failure);
+          }
+        });
   }
 
   /**
    * Claims the longest-waiting acquire of {@code lockKey} that is between attempts (see {@link
    * Successor#claim}) and sends it to the back of the line; empty if there is none. A claim
-   * registers {@code handoffDone} for {@link Nodes#close()} to wait for, under the same lock
-   * as {@link #stopHandoffs()}: a client that closes after the claim waits for the handoff.
+   * registers {@code handoffDone} for {@link Nodes#close()} to wait for, under the same lock as
+   * {@link #stopHandoffs()}: a client that closes after the claim waits for the handoff.
    */
-  synchronized Optional<Successor> claimSuccessor(String lockKey, CompletableFuture<Void> handoffDone) {
+  synchronized Optional<Successor> claimSuccessor(
+      String lockKey, CompletableFuture<Void> handoffDone) {
     if (channels.isEmpty()) {
       return Optional.empty(); // the usual case: nobody of this client waits for any lock
     }
@@ -162,8 +166,8 @@ final class ReleaseWaiters {
   }
 
   /**
-   * Stops handoffs, for a closing client: a release from now on deletes and announces, so
-   * that the lock is left free, not passed to an acquire whose client is going away.
+   * Stops handoffs, for a closing client: a release from now on deletes and announces, so that the
+   * lock is left free, not passed to an acquire whose client is going away.
    */
   synchronized void stopHandoffs() {
     closing = true;
@@ -183,9 +187,9 @@ final class ReleaseWaiters {
   }
 
   /**
-   * Wakes one waiter per release, the one that has waited longest: the waiters of this client
-   * share its connections, so the first to try would win on every node anyway, and waking all
-   * of them only adds attempts that must fail and queue ahead of the winner's next step.
+   * Wakes one waiter per release, the one that has waited longest: the waiters of this client share
+   * its connections, so the first to try would win on every node anyway, and waking all of them
+   * only adds attempts that must fail and queue ahead of the winner's next step.
    */
   private void onMessage(String name, @Nullable String owner) {
     String releasedOwner = owner == null ? "" : owner;
@@ -211,5 +215,4 @@ final class ReleaseWaiters {
     }
     next.released();
   }
-
 }

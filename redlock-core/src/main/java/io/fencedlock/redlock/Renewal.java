@@ -6,18 +6,19 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How {@link Lease#keepAlive} keeps a lease alive while work runs: it extends the lease every
- * {@link #interval} of its TTL, each extend counting only inside the current validity and
- * never re-creating a key, and stops at the first cap reached. Renewal is always bounded: by a
- * total hold time (default {@value #DEFAULT_MAX_HOLD_MINUTES} minutes) and, if set, a number of
- * renewals. Renewals do not count towards {@link RedlockConfig#maxExtensions()}. Immutable.
+ * {@link #interval} of its TTL, each extend counting only inside the current validity and never
+ * re-creating a key, and stops at the first cap reached. Renewal is always bounded: by a total hold
+ * time (default {@value #DEFAULT_MAX_HOLD_MINUTES} minutes) and, if set, a number of renewals.
+ * Renewals do not count towards {@link RedlockConfig#maxExtensions()}. Immutable.
  *
- * <p>Renewal narrows the window in which a slow holder outlives its lease; it does not close
- * it: a holder that pauses (GC, SIGSTOP) longer than the remaining validity cannot renew, and
- * only the fencing token keeps its late writes out (docs/analysis.md).
+ * <p>Renewal narrows the window in which a slow holder outlives its lease; it does not close it: a
+ * holder that pauses (GC, SIGSTOP) longer than the remaining validity cannot renew, and only the
+ * fencing token keeps its late writes out (docs/analysis.md).
  */
 public final class Renewal {
   /** Default total time a lease may be kept alive. */
   public static final long DEFAULT_MAX_HOLD_MINUTES = 15;
+
   /** Default fraction of the TTL after which a renewal is sent. */
   public static final double DEFAULT_FRACTION = 1.0 / 3;
 
@@ -35,7 +36,8 @@ public final class Renewal {
 
   /** The defaults: renew with the lease's own TTL every third of it, for at most 15 minutes. */
   public static Renewal defaults() {
-    return new Renewal(null, DEFAULT_FRACTION, Duration.ofMinutes(DEFAULT_MAX_HOLD_MINUTES), Integer.MAX_VALUE);
+    return new Renewal(
+        null, DEFAULT_FRACTION, Duration.ofMinutes(DEFAULT_MAX_HOLD_MINUTES), Integer.MAX_VALUE);
   }
 
   /**
@@ -56,20 +58,23 @@ public final class Renewal {
    * @throws IllegalArgumentException unless {@code 0 < fraction <= 0.5}
    */
   public Renewal every(double fractionOfTtl) {
-    require(fractionOfTtl > 0 && fractionOfTtl <= 0.5, "fraction must be in (0, 0.5]: " + fractionOfTtl);
+    require(
+        fractionOfTtl > 0 && fractionOfTtl <= 0.5,
+        "fraction must be in (0, 0.5]: " + fractionOfTtl);
     return new Renewal(ttl, fractionOfTtl, maxHold, maxRenewals);
   }
 
   /**
    * The longest total time the lease is kept alive, counted from the call to {@link
-   * Lease#keepAlive}; then renewal stops and the lease is reported lost before its validity
-   * runs out ({@link LeaseLoss.Reason#RENEWAL_LIMIT}).
+   * Lease#keepAlive}; then renewal stops and the lease is reported lost before its validity runs
+   * out ({@link LeaseLoss.Reason#RENEWAL_LIMIT}).
    *
    * @throws IllegalArgumentException if not positive or above 7 days
    */
   public Renewal maxHold(Duration hold) {
     Objects.requireNonNull(hold, "maxHold");
-    require(!hold.isNegative() && !hold.isZero() && hold.compareTo(Duration.ofDays(7)) <= 0,
+    require(
+        !hold.isNegative() && !hold.isZero() && hold.compareTo(Duration.ofDays(7)) <= 0,
         "maxHold must be positive and at most 7 days: " + hold);
     return new Renewal(ttl, fraction, hold, maxRenewals);
   }
@@ -110,7 +115,13 @@ public final class Renewal {
 
   @Override
   public String toString() {
-    return "Renewal[ttl=" + (ttl == null ? "the lease's" : ttl) + ", every " + fraction + " of it, maxHold=" + maxHold
-        + (maxRenewals == Integer.MAX_VALUE ? "" : ", maxRenewals=" + maxRenewals) + "]";
+    return "Renewal[ttl="
+        + (ttl == null ? "the lease's" : ttl)
+        + ", every "
+        + fraction
+        + " of it, maxHold="
+        + maxHold
+        + (maxRenewals == Integer.MAX_VALUE ? "" : ", maxRenewals=" + maxRenewals)
+        + "]";
   }
 }

@@ -7,23 +7,22 @@ import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps one lease alive on the client's scheduler (no thread of its own), and tells its holder
- * when it cannot. Two timers:
+ * Keeps one lease alive on the client's scheduler (no thread of its own), and tells its holder when
+ * it cannot. Two timers:
  *
  * <ul>
- *   <li>renewals: an extend every {@link Renewal#interval()} of the renewal TTL, the first no
- *       later than the validity allows, a failed one retried while a retry could still finish
- *       before the loss deadline;
- *   <li>a watchdog at the loss deadline, {@link #lossMarginNanos} before the validity runs out:
- *       if no renewal has moved the deadline by then, the lease is lost, whatever renewals are
- *       still in flight. So the holder hears of the loss while validity is left, unless this
- *       process itself was paused past it (then the loss says {@link
- *       LeaseLoss.Reason#EXPIRED}).
+ *   <li>renewals: an extend every {@link Renewal#interval()} of the renewal TTL, the first no later
+ *       than the validity allows, a failed one retried while a retry could still finish before the
+ *       loss deadline;
+ *   <li>a watchdog at the loss deadline, {@link #lossMarginNanos} before the validity runs out: if
+ *       no renewal has moved the deadline by then, the lease is lost, whatever renewals are still
+ *       in flight. So the holder hears of the loss while validity is left, unless this process
+ *       itself was paused past it (then the loss says {@link LeaseLoss.Reason#EXPIRED}).
  * </ul>
  *
  * The lease is also lost when the nodes say the lock is no longer ours ({@link DefaultLease}
- * reports that itself) or the policy's cap is reached. Stops for good on release, on loss and
- * when the client closes. Thread-safe: its steps run on timer and I/O threads.
+ * reports that itself) or the policy's cap is reached. Stops for good on release, on loss and when
+ * the client closes. Thread-safe: its steps run on timer and I/O threads.
  */
 final class Renewer {
   private final DefaultLease lease;
@@ -32,17 +31,22 @@ final class Renewer {
   private final long intervalNanos;
   private final long holdUntil;
   private final int maxRenewals;
+
   /** How long one extend can take: it is bounded by the node timeout. */
   private final long attemptNanos;
+
   /** After a failed extend, when to try again. */
   private final long retryNanos;
+
   /**
-   * How long before the validity runs out the holder is told of a loss: an extend's duration
-   * and a twentieth of the TTL (at least 2 ms), time for the holder to stop its work.
+   * How long before the validity runs out the holder is told of a loss: an extend's duration and a
+   * twentieth of the TTL (at least 2 ms), time for the holder to stop its work.
    */
   private final long lossMarginNanos;
+
   /** Guarded by {@code this}. */
   private int renewals;
+
   private boolean stopped;
   private Scheduler.@Nullable Task nextRenewal;
   private Scheduler.@Nullable Task watchdog;
@@ -55,7 +59,8 @@ final class Renewer {
     this.holdUntil = ctx.ticker().read() + policy.maxHold().toNanos();
     this.maxRenewals = policy.maxRenewals();
     this.attemptNanos = ctx.config().nodeTimeout().toNanos();
-    this.retryNanos = Math.max(1, Math.min(intervalNanos / 4, ctx.config().nodeTimeout().toNanos()));
+    this.retryNanos =
+        Math.max(1, Math.min(intervalNanos / 4, ctx.config().nodeTimeout().toNanos()));
     this.lossMarginNanos = attemptNanos + Math.max(2_000_000, ttl.toNanos() / 20);
   }
 
@@ -69,8 +74,11 @@ final class Renewer {
     Duration renewTtl = policy.ttl() == null ? leaseTtl : policy.ttl();
     Validity.checkTtl("renewal ttl", renewTtl, config.driftFactor(), config.maxLeaseTtl());
     if (!leavesTimeToRenew(renewTtl, config.nodeTimeout(), config.driftFactor())) {
-      throw new IllegalArgumentException("renewal ttl " + renewTtl + " leaves no time to renew with a node timeout of "
-          + config.nodeTimeout());
+      throw new IllegalArgumentException(
+          "renewal ttl "
+              + renewTtl
+              + " leaves no time to renew with a node timeout of "
+              + config.nodeTimeout());
     }
     return renewTtl;
   }
@@ -125,8 +133,10 @@ final class Renewer {
       return;
     }
     try {
-      watchdog = ctx.env().scheduler().schedule(this::watch,
-          Math.max(0, lease.deadlineNanos() - lossMarginNanos - now));
+      watchdog =
+          ctx.env()
+              .scheduler()
+              .schedule(this::watch, Math.max(0, lease.deadlineNanos() - lossMarginNanos - now));
     } catch (RejectedExecutionException closing) {
       stopped = true;
     }
@@ -160,8 +170,10 @@ final class Renewer {
     }
     if (renewals >= maxRenewals || now - holdUntil >= 0) {
       stop();
-      lease.markLost(LeaseLoss.Reason.RENEWAL_LIMIT, "the renewal policy's cap was reached after " + renewals
-          + " renewals", List.of());
+      lease.markLost(
+          LeaseLoss.Reason.RENEWAL_LIMIT,
+          "the renewal policy's cap was reached after " + renewals + " renewals",
+          List.of());
       return;
     }
     if (latestStart(now) <= 0) {
@@ -175,7 +187,8 @@ final class Renewer {
     lease.renewAsync(ttl).whenComplete((outcome, failure) -> afterRenewal(now, outcome, failure));
   }
 
-  private void afterRenewal(long started, DefaultLease.@Nullable ExtendOutcome outcome, @Nullable Throwable failure) {
+  private void afterRenewal(
+      long started, DefaultLease.@Nullable ExtendOutcome outcome, @Nullable Throwable failure) {
     long now = ctx.ticker().read();
     if (outcome != null && outcome.confirmed()) {
       scheduleRenewal(Math.min(Math.max(0, started + intervalNanos - now), latestStart(now)));
@@ -192,17 +205,27 @@ final class Renewer {
     }
     // Otherwise the watchdog declares the loss at the loss deadline (or at once if it is past).
     if (latestStart(now) <= 0 && lease.deadlineNanos() - lossMarginNanos - now <= 0) {
-      declareLost(now, "no quorum confirmed a renewal in time"
-          + (failure == null ? "" : ": " + Futures.unwrap(failure).getMessage()));
+      declareLost(
+          now,
+          "no quorum confirmed a renewal in time"
+              + (failure == null ? "" : ": " + Futures.unwrap(failure).getMessage()));
     }
   }
 
-  /** The lease is lost: expired if its validity already ran out (this process was paused), else before it. */
+  /**
+   * The lease is lost: expired if its validity already ran out (this process was paused), else
+   * before it.
+   */
   private void declareLost(long now, String why) {
     stop();
     boolean expired = now - lease.deadlineNanos() >= 0;
-    lease.markLost(expired ? LeaseLoss.Reason.EXPIRED : LeaseLoss.Reason.RENEWAL_FAILED,
-        expired ? "the validity ran out before the holder could be told (this process was likely paused): " + why : why,
+    lease.markLost(
+        expired ? LeaseLoss.Reason.EXPIRED : LeaseLoss.Reason.RENEWAL_FAILED,
+        expired
+            ? "the validity ran out before the holder could be told (this process was likely"
+                + " paused): "
+                + why
+            : why,
         List.of());
   }
 }

@@ -1,7 +1,6 @@
 package io.fencedlock.redlock;
 
 import io.fencedlock.redlock.spi.NodeFailures;
-
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -35,7 +34,11 @@ final class Replies {
   private NodeReply failed(int node, Throwable cause) {
     if (cause instanceof TimeoutException) {
       return new NodeReply(
-          node, NodeStatus.TIMED_OUT, 0, "no reply within " + nodeTimeout.toMillis() + " ms", cause);
+          node,
+          NodeStatus.TIMED_OUT,
+          0,
+          "no reply within " + nodeTimeout.toMillis() + " ms",
+          cause);
     }
     return new NodeReply(node, NodeStatus.ERROR, 0, NodeFailures.describe(cause), cause);
   }

@@ -6,10 +6,10 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Tells whether a failed attempt lost to a split vote: contending clients took different
- * nodes, so none of them got a quorum, and the lock is free once they have all cleaned up.
- * Waiting the full retry delay after such a failure leaves the lock idle for everybody;
- * {@link WaitingAcquire} retries it after a short random backoff instead. Stateless.
+ * Tells whether a failed attempt lost to a split vote: contending clients took different nodes, so
+ * none of them got a quorum, and the lock is free once they have all cleaned up. Waiting the full
+ * retry delay after such a failure leaves the lock idle for everybody; {@link WaitingAcquire}
+ * retries it after a short random backoff instead. Stateless.
  */
 final class SplitVote {
 
@@ -20,9 +20,9 @@ final class SplitVote {
    * @param holders per node, the owner id its refusal named, or null
    * @param quorum how many nodes make a quorum
    * @return true if a quorum of nodes answered (granted or refused, so the cluster is up and a
-   *     quick retry cannot spin against a down majority), some refused, and no owner named in
-   *     a refusal holds a quorum, or could, even if every node whose answer is unknown (timed
-   *     out, failed, not yet answered, uninitialized) were its
+   *     quick retry cannot spin against a down majority), some refused, and no owner named in a
+   *     refusal holds a quorum, or could, even if every node whose answer is unknown (timed out,
+   *     failed, not yet answered, uninitialized) were its
    */
   static boolean isSplit(List<NodeReply> replies, List<@Nullable String> holders, int quorum) {
     int answered = 0;

@@ -3,9 +3,9 @@ package io.fencedlock.redlock;
 /**
  * A monotonic source of nanoseconds, the only clock lease arithmetic uses.
  *
- * <p>Only differences between two readings are meaningful, as with {@link System#nanoTime()}.
- * Tests inject a ticker they advance by hand instead of sleeping. Implementations must be
- * thread-safe and must never go backwards.
+ * <p>Only differences between two readings are meaningful, as with {@link System#nanoTime()}. Tests
+ * inject a ticker they advance by hand instead of sleeping. Implementations must be thread-safe and
+ * must never go backwards.
  */
 @FunctionalInterface
 public interface Ticker {

@@ -5,10 +5,10 @@ import java.util.Map;
 
 /**
  * Per resource, the highest fence counter this client has seen (in its own tokens and in the
- * counters nodes returned, granted or refused), so that the next acquire can predict its token
- * and write it in phase 1. A hint is only a guess: nodes accept a predicted token only above
- * their own counter, and a wrong or missing guess costs the second round trip, never safety.
- * Bounded (least recently used resources are forgotten); thread-safe.
+ * counters nodes returned, granted or refused), so that the next acquire can predict its token and
+ * write it in phase 1. A hint is only a guess: nodes accept a predicted token only above their own
+ * counter, and a wrong or missing guess costs the second round trip, never safety. Bounded (least
+ * recently used resources are forgotten); thread-safe.
  */
 final class TokenHints {
   static final int DEFAULT_CAPACITY = 4096;
@@ -19,15 +19,18 @@ final class TokenHints {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be positive: " + capacity);
     }
-    this.highest = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
-        return size() > capacity;
-      }
-    };
+    this.highest =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > capacity;
+          }
+        };
   }
 
-  /** The token to predict for {@code resource}: one above the highest counter seen, or 0 for none. */
+  /**
+   * The token to predict for {@code resource}: one above the highest counter seen, or 0 for none.
+   */
   synchronized long predict(String resource) {
     Long seen = highest.get(resource);
     return seen == null ? 0 : seen + 1;

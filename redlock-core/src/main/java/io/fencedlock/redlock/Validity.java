@@ -6,10 +6,10 @@ import java.time.Duration;
  * Lease arithmetic on a monotonic clock. Pure functions; thread-safe.
  *
  * <p>A lease asked for at {@code start} with {@code ttl} is valid until {@code start + ttl -
- * drift}, where {@code drift = ttl * driftFactor + 2 ms} covers clock-rate differences between
- * this process and the nodes. Measuring from the moment before the first request was sent is
- * what makes the bound safe: every node's key was set after {@code start}, so it expires after
- * {@code start + ttl} by that node's clock.
+ * drift}, where {@code drift = ttl * driftFactor + 2 ms} covers clock-rate differences between this
+ * process and the nodes. Measuring from the moment before the first request was sent is what makes
+ * the bound safe: every node's key was set after {@code start}, so it expires after {@code start +
+ * ttl} by that node's clock.
  */
 final class Validity {
 
@@ -34,8 +34,8 @@ final class Validity {
   }
 
   /**
-   * Checks a requested TTL: whole milliseconds (Redis's PX unit), larger than its drift
-   * allowance, and at most {@code max}.
+   * Checks a requested TTL: whole milliseconds (Redis's PX unit), larger than its drift allowance,
+   * and at most {@code max}.
    *
    * @throws IllegalArgumentException naming {@code parameter} otherwise
    */
@@ -48,7 +48,9 @@ final class Validity {
     }
     if (ttl.toNanos() <= driftNanos(ttl, driftFactor)) {
       throw new IllegalArgumentException(
-          parameter + " must be larger than its drift allowance (ttl * driftFactor + 2 ms): " + ttl);
+          parameter
+              + " must be larger than its drift allowance (ttl * driftFactor + 2 ms): "
+              + ttl);
     }
     if (ttl.compareTo(max) > 0) {
       throw new IllegalArgumentException(

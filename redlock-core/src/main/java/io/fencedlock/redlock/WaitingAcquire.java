@@ -1,26 +1,26 @@
 package io.fencedlock.redlock;
 
+import io.fencedlock.redlock.spi.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import io.fencedlock.redlock.spi.Scheduler;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One {@code acquire} with retries until its deadline. The first attempt goes out at once. After
  * the first failure it subscribes to the lock's release notifications and tries again as soon as
- * the subscription is confirmed (a release may have happened meanwhile); after every later
- * failure it retries on whichever comes first, a release notification or the retry delay plus
- * jitter. So a waiter is granted within a few round trips of a release instead of after half a
- * retry delay on average, and a lost notification costs one retry delay. Between attempts, a
- * lease of the same client that is released may instead claim it and make its next attempt
- * carry the release ({@link Handoff}). An attempt that lost to a split vote ({@link SplitVote})
- * retries after a short random backoff instead of the retry delay. Thread-safe: attempts run
- * one at a time, started from timer, I/O or caller threads; each wait between two attempts is
- * ended exactly once, by whichever of timer, notification or claim gets there first.
+ * the subscription is confirmed (a release may have happened meanwhile); after every later failure
+ * it retries on whichever comes first, a release notification or the retry delay plus jitter. So a
+ * waiter is granted within a few round trips of a release instead of after half a retry delay on
+ * average, and a lost notification costs one retry delay. Between attempts, a lease of the same
+ * client that is released may instead claim it and make its next attempt carry the release ({@link
+ * Handoff}). An attempt that lost to a split vote ({@link SplitVote}) retries after a short random
+ * backoff instead of the retry delay. Thread-safe: attempts run one at a time, started from timer,
+ * I/O or caller threads; each wait between two attempts is ended exactly once, by whichever of
+ * timer, notification or claim gets there first.
  */
 final class WaitingAcquire implements ReleaseWaiters.Successor {
   private static final int MAX_SPLIT_DOUBLINGS = 8;
@@ -29,26 +29,40 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
   private final ReleaseWaiters waiters;
   private final Scheduler timer;
   private final BooleanSupplier closed;
+
   /** Builds the exception for a given attempt count and last failed attempt. */
   private final BiFunction<Integer, AcquireAttempt.Failed, RuntimeException> failure;
+
   private final String resource;
   private final Duration ttl;
   private final long giveUpAt;
   private final CompletableFuture<Lease> result = new CompletableFuture<>();
   private volatile ReleaseWaiters.@Nullable Waiter waiter;
   private volatile CompletableFuture<Void> armed = new CompletableFuture<>();
+
   /** The current wait between attempts: set once it has ended; null before the first wait. */
   private volatile @Nullable AtomicBoolean waitEnded;
+
   private volatile Scheduler.@Nullable Task retryTimer;
   private volatile int attempts;
-  /** Split votes lost in a row; each doubles the backoff window, up to {@link #MAX_SPLIT_DOUBLINGS}. */
+
+  /**
+   * Split votes lost in a row; each doubles the backoff window, up to {@link #MAX_SPLIT_DOUBLINGS}.
+   */
   private volatile int splitsInARow;
+
   /** The duration of the attempt that lost the first split of the current run of them. */
   private volatile long firstSplitAttemptNanos;
 
-  WaitingAcquire(LockContext ctx, ReleaseWaiters subscriptions, Scheduler timer,
-      BooleanSupplier closed, BiFunction<Integer, AcquireAttempt.Failed, RuntimeException> failure,
-      String resource, Duration ttl, Duration maxWait) {
+  WaitingAcquire(
+      LockContext ctx,
+      ReleaseWaiters subscriptions,
+      Scheduler timer,
+      BooleanSupplier closed,
+      BiFunction<Integer, AcquireAttempt.Failed, RuntimeException> failure,
+      String resource,
+      Duration ttl,
+      Duration maxWait) {
     this.ctx = ctx;
     this.waiters = subscriptions;
     this.timer = timer;
@@ -61,8 +75,8 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
 
   /**
    * Starts the first attempt; the future completes with the lease or the failure. Completed by
-   * anyone else (a caller's cancel, a closing client), it ends the acquire, and a lease an
-   * attempt still gains is released.
+   * anyone else (a caller's cancel, a closing client), it ends the acquire, and a lease an attempt
+   * still gains is released.
    */
   CompletableFuture<Lease> start() {
     attempt();
@@ -109,17 +123,22 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     if (w != null) {
       armed = w.arm();
     }
-    AcquireAttempt.run(ctx, resource, ttl, handoff, (outcome, bug) -> {
-      if (bug != null) {
-        result.completeExceptionally(bug);
-      } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
-        if (!result.complete(acquired.lease())) {
-          acquired.lease().releaseAsync(); // the caller gave up meanwhile
-        }
-      } else {
-        retryOrGiveUp((AcquireAttempt.Failed) outcome);
-      }
-    });
+    AcquireAttempt.run(
+        ctx,
+        resource,
+        ttl,
+        handoff,
+        (outcome, bug) -> {
+          if (bug != null) {
+            result.completeExceptionally(bug);
+          } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
+            if (!result.complete(acquired.lease())) {
+              acquired.lease().releaseAsync(); // the caller gave up meanwhile
+            }
+          } else {
+            retryOrGiveUp((AcquireAttempt.Failed) outcome);
+          }
+        });
   }
 
   private void retryOrGiveUp(AcquireAttempt.Failed failed) {
@@ -130,7 +149,8 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
       splitsInARow = 0;
       delay = retryDelayNanos();
     }
-    if (ctx.ticker().read() + delay - giveUpAt > 0 || closed.getAsBoolean()) { // by difference: readings may wrap
+    if (ctx.ticker().read() + delay - giveUpAt > 0
+        || closed.getAsBoolean()) { // by difference: readings may wrap
       result.completeExceptionally(failure.apply(attempts, failed));
       return;
     }
@@ -163,10 +183,11 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
       return;
     }
     // A failed subscription only means there will be no early wake-up; the timer still fires.
-    trigger.thenRun(() -> {
-      scheduled.cancel();
-      fire(fired);
-    });
+    trigger.thenRun(
+        () -> {
+          scheduled.cancel();
+          fire(fired);
+        });
   }
 
   private void fire(AtomicBoolean fired) {
@@ -177,23 +198,26 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
 
   private long retryDelayNanos() {
     long bound = ctx.config().retryJitter().toNanos();
-    return ctx.config().retryDelay().toNanos() + (bound == 0 ? 0 : ctx.env().random().nextLong(bound));
+    return ctx.config().retryDelay().toNanos()
+        + (bound == 0 ? 0 : ctx.env().random().nextLong(bound));
   }
 
   /**
-   * After a split vote the lock is free once the rivals have cleaned up, and each of them
-   * retries too: at a random point of a window that starts at four times the duration of the
-   * attempt that lost the first split (a few round trips) and doubles with every split lost
-   * in a row, up to 2^{@value #MAX_SPLIT_DOUBLINGS} times that, so that one rival soon retries
-   * alone and takes every node. Never longer than the retry delay plus its jitter.
+   * After a split vote the lock is free once the rivals have cleaned up, and each of them retries
+   * too: at a random point of a window that starts at four times the duration of the attempt that
+   * lost the first split (a few round trips) and doubles with every split lost in a row, up to
+   * 2^{@value #MAX_SPLIT_DOUBLINGS} times that, so that one rival soon retries alone and takes
+   * every node. Never longer than the retry delay plus its jitter.
    */
   private long splitBackoffNanos(long attemptStartedAt) {
     int splits = ++splitsInARow;
     if (splits == 1) {
       firstSplitAttemptNanos = Math.max(1, ctx.ticker().read() - attemptStartedAt);
     }
-    long window = Math.min(ctx.config().retryDelay().toNanos() + ctx.config().retryJitter().toNanos(),
-        firstSplitAttemptNanos << (Math.min(splits, MAX_SPLIT_DOUBLINGS) + 1));
+    long window =
+        Math.min(
+            ctx.config().retryDelay().toNanos() + ctx.config().retryJitter().toNanos(),
+            firstSplitAttemptNanos << (Math.min(splits, MAX_SPLIT_DOUBLINGS) + 1));
     return window <= 0 ? 0 : ctx.env().random().nextLong(window);
   }
 }

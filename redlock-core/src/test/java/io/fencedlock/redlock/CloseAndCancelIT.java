@@ -1,12 +1,12 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -22,12 +22,13 @@ import org.junit.jupiter.api.TestInfo;
 
 /**
  * Calls that are abandoned: a client closed while an acquire waits between attempts, a caller
- * interrupted or a stage cancelled while an attempt is on its way. Nothing may wait forever,
- * and a lease an abandoned attempt still gains is released, not leaked until its TTL.
+ * interrupted or a stage cancelled while an attempt is on its way. Nothing may wait forever, and a
+ * lease an abandoned attempt still gains is released, not leaked until its TTL.
  */
 final class CloseAndCancelIT {
   /** Long enough that only a release, never expiry, can remove a key while a test runs. */
   private static final Duration LONG_TTL = Duration.ofSeconds(60);
+
   private static RedisNodes nodes;
   private String resource;
 
@@ -56,12 +57,16 @@ final class CloseAndCancelIT {
     try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
         Lease held = holder.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT)) {
       Redlock waiter = Redlock.create(slowRetries());
-      CompletableFuture<Lease> waiting = waitBetweenAttempts(waiter,
-          r -> r.acquireAsync(resource, LONG_TTL, Duration.ofMinutes(30)).toCompletableFuture());
+      CompletableFuture<Lease> waiting =
+          waitBetweenAttempts(
+              waiter,
+              r ->
+                  r.acquireAsync(resource, LONG_TTL, Duration.ofMinutes(30)).toCompletableFuture());
 
       waiter.close();
 
-      assertThat(waiting).failsWithin(Timing.AWAIT)
+      assertThat(waiting)
+          .failsWithin(Timing.AWAIT)
           .withThrowableOfType(java.util.concurrent.ExecutionException.class)
           .withMessageContaining("closed");
       assertThat(held.isValid()).isTrue();
@@ -73,40 +78,57 @@ final class CloseAndCancelIT {
     try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
         Lease held = holder.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT)) {
       Redlock waiter = Redlock.create(slowRetries());
-      CompletableFuture<Lease> waiting = waitBetweenAttempts(waiter,
-          r -> CompletableFuture.supplyAsync(() -> r.acquire(resource, LONG_TTL, Duration.ofMinutes(30))));
+      CompletableFuture<Lease> waiting =
+          waitBetweenAttempts(
+              waiter,
+              r ->
+                  CompletableFuture.supplyAsync(
+                      () -> r.acquire(resource, LONG_TTL, Duration.ofMinutes(30))));
 
       waiter.close();
 
-      assertThat(waiting).failsWithin(Timing.AWAIT)
+      assertThat(waiting)
+          .failsWithin(Timing.AWAIT)
           .withThrowableOfType(java.util.concurrent.ExecutionException.class)
           .withMessageContaining("closed");
     }
   }
 
   @Test
-  void tryAcquire_interruptedWhileNodesHoldTheRequest_releasesTheLeaseItThenGains() throws Exception {
+  void tryAcquire_interruptedWhileNodesHoldTheRequest_releasesTheLeaseItThenGains()
+      throws Exception {
     try (Redlock redlock = Redlock.create(patientNodes())) {
       long before = Cluster.evalshaCalls(nodes);
       pauseAll();
       AtomicReference<Throwable> thrown = new AtomicReference<>();
-      Thread caller = new Thread(() -> {
-        try {
-          redlock.tryAcquire(resource, LONG_TTL);
-        } catch (RuntimeException e) {
-          thrown.set(e);
-        }
-      });
+      Thread caller =
+          new Thread(
+              () -> {
+                try {
+                  redlock.tryAcquire(resource, LONG_TTL);
+                } catch (RuntimeException e) {
+                  thrown.set(e);
+                }
+              });
       caller.start();
-      await().atMost(Timing.AWAIT).until(() -> caller.getState() == Thread.State.TIMED_WAITING || caller.getState() == Thread.State.WAITING);
+      await()
+          .atMost(Timing.AWAIT)
+          .until(
+              () ->
+                  caller.getState() == Thread.State.TIMED_WAITING
+                      || caller.getState() == Thread.State.WAITING);
 
       caller.interrupt();
       caller.join(Timing.AWAIT.toMillis());
-      assertThat(thrown.get()).isInstanceOf(RedlockException.class).hasMessageContaining("interrupted");
+      assertThat(thrown.get())
+          .isInstanceOf(RedlockException.class)
+          .hasMessageContaining("interrupted");
       resumeAll();
 
       // The attempt runs on once the nodes answer and gains the lock; nobody will use it.
-      await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(nodes) >= before + nodes.size());
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.evalshaCalls(nodes) >= before + nodes.size());
       await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes, resource) == 0);
       try (Lease next = redlock.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT)) {
         assertThat(next.isValid()).isTrue();
@@ -119,18 +141,22 @@ final class CloseAndCancelIT {
     Redlock redlock = Redlock.create(patientNodes());
     long before = Cluster.evalshaCalls(nodes);
     pauseAll();
-    CompletableFuture<Optional<Lease>> attempt = redlock.tryAcquireAsync(resource, LONG_TTL).toCompletableFuture();
+    CompletableFuture<Optional<Lease>> attempt =
+        redlock.tryAcquireAsync(resource, LONG_TTL).toCompletableFuture();
     Thread closer = new Thread(redlock::close);
     closer.start();
 
-    assertThat(attempt).failsWithin(Timing.AWAIT)
+    assertThat(attempt)
+        .failsWithin(Timing.AWAIT)
         .withThrowableOfType(java.util.concurrent.ExecutionException.class)
         .withMessageContaining("closed");
     resumeAll(); // close() waits for the attempt in flight, and releases what it gains
     closer.join(Timing.AWAIT.toMillis());
 
     assertThat(closer.isAlive()).isFalse();
-    assertThat(Cluster.evalshaCalls(nodes)).as("the attempt reached the nodes").isGreaterThanOrEqualTo(before + nodes.size());
+    assertThat(Cluster.evalshaCalls(nodes))
+        .as("the attempt reached the nodes")
+        .isGreaterThanOrEqualTo(before + nodes.size());
     assertThat(Cluster.holding(nodes, resource)).isZero();
   }
 
@@ -139,11 +165,14 @@ final class CloseAndCancelIT {
     Redlock redlock = Redlock.create(patientNodes());
     pauseAll();
     CompletableFuture<Void> closedInCallback = new CompletableFuture<>();
-    redlock.tryAcquireAsync(resource, LONG_TTL).whenComplete((lease, e) -> {
-      lease.ifPresent(Lease::releaseAsync);
-      redlock.close(); // on the I/O thread that delivered the last reply
-      closedInCallback.complete(null);
-    });
+    redlock
+        .tryAcquireAsync(resource, LONG_TTL)
+        .whenComplete(
+            (lease, e) -> {
+              lease.ifPresent(Lease::releaseAsync);
+              redlock.close(); // on the I/O thread that delivered the last reply
+              closedInCallback.complete(null);
+            });
 
     resumeAll();
 
@@ -153,17 +182,24 @@ final class CloseAndCancelIT {
 
   @Test
   void close_fromACallbackOnTheTimerThread_returnsWithoutWaitingForItself() {
-    Redlock redlock = Redlock.create(RedlockConfig.builder()
-        .nodes(nodes.uris())
-        .nodeTimeout(LockTiming.NODE_TIMEOUT)
-        .connectTimeout(Duration.ofMinutes(1)) // makes close()'s own bound far longer than this test waits
-        .build());
+    Redlock redlock =
+        Redlock.create(
+            RedlockConfig.builder()
+                .nodes(nodes.uris())
+                .nodeTimeout(LockTiming.NODE_TIMEOUT)
+                .connectTimeout(
+                    Duration.ofMinutes(
+                        1)) // makes close()'s own bound far longer than this test waits
+                .build());
     pauseAll();
     CompletableFuture<Void> closedInCallback = new CompletableFuture<>();
-    redlock.tryAcquireAsync(resource, LONG_TTL).whenComplete((lease, e) -> {
-      redlock.close(); // on the timer thread: every node timed out
-      closedInCallback.complete(null);
-    });
+    redlock
+        .tryAcquireAsync(resource, LONG_TTL)
+        .whenComplete(
+            (lease, e) -> {
+              redlock.close(); // on the timer thread: every node timed out
+              closedInCallback.complete(null);
+            });
 
     assertThat(closedInCallback).succeedsWithin(Timing.AWAIT);
   }
@@ -174,7 +210,9 @@ final class CloseAndCancelIT {
     Lease lease = redlock.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT);
     redlock.close();
 
-    assertThatThrownBy(() -> lease.extend(LONG_TTL)).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThatThrownBy(() -> lease.extend(LONG_TTL))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
     assertThat(lease.release()).isFalse();
   }
 
@@ -185,7 +223,8 @@ final class CloseAndCancelIT {
 
   @Test
   void acquireAsync_cancelledWhileNodesHoldTheRequest_releasesTheLeaseItThenGains() {
-    assertCancelledAttemptLeavesNoLock(r -> r.acquireAsync(resource, LONG_TTL, LockTiming.RETRY_WAIT));
+    assertCancelledAttemptLeavesNoLock(
+        r -> r.acquireAsync(resource, LONG_TTL, LockTiming.RETRY_WAIT));
   }
 
   private void assertCancelledAttemptLeavesNoLock(Function<Redlock, CompletionStage<?>> start) {
@@ -205,14 +244,17 @@ final class CloseAndCancelIT {
   }
 
   /**
-   * Starts an acquire of a held lock and returns once it waits between attempts: it has made
-   * its first attempt and the one that follows its subscription, and now sleeps for the long
-   * retry delay. Both attempts are refused on all five nodes, sending nothing more.
+   * Starts an acquire of a held lock and returns once it waits between attempts: it has made its
+   * first attempt and the one that follows its subscription, and now sleeps for the long retry
+   * delay. Both attempts are refused on all five nodes, sending nothing more.
    */
-  private <T> CompletableFuture<T> waitBetweenAttempts(Redlock waiter, Function<Redlock, CompletableFuture<T>> start) {
+  private <T> CompletableFuture<T> waitBetweenAttempts(
+      Redlock waiter, Function<Redlock, CompletableFuture<T>> start) {
     long before = Cluster.evalshaCalls(nodes);
     CompletableFuture<T> waiting = start.apply(waiter);
-    await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(nodes) >= before + 2L * nodes.size());
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> Cluster.evalshaCalls(nodes) >= before + 2L * nodes.size());
     assertThat(waiting).isNotDone();
     return waiting;
   }

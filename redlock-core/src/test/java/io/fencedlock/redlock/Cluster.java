@@ -1,12 +1,12 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.testkit.support.Timing;
 import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
 import io.fencedlock.redlock.spi.Environment;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -34,19 +34,24 @@ final class Cluster {
   }
 
   /**
-   * A client whose acquires no longer refuse on nodes without their marker: only for the
-   * negative controls that show what the check prevents.
+   * A client whose acquires no longer refuse on nodes without their marker: only for the negative
+   * controls that show what the check prevents.
    */
   static Redlock withoutMarkerCheckUnsafe(RedlockConfig config) {
-    return Redlock.create(config,
-        LettuceNodeDriver.open(config, LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe()),
+    return Redlock.create(
+        config,
+        LettuceNodeDriver.open(
+            config, LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe()),
         Environment.system());
   }
 
   /** The text of one of the library's Lua scripts, as the nodes run it. */
   static String luaSource(String file) {
-    try (java.io.InputStream in = Cluster.class.getResourceAsStream("/io/fencedlock/redlock/lua/" + file)) {
-      return new String(java.util.Objects.requireNonNull(in, file).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    try (java.io.InputStream in =
+        Cluster.class.getResourceAsStream("/io/fencedlock/redlock/lua/" + file)) {
+      return new String(
+          java.util.Objects.requireNonNull(in, file).readAllBytes(),
+          java.nio.charset.StandardCharsets.UTF_8);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -79,12 +84,15 @@ final class Cluster {
 
   /** How many nodes store {@code value} under {@code key}. */
   static long holdingValue(RedisNodes nodes, String key, String value) {
-    return nodes.nodes().stream().filter(RedisNode::isRunning).filter(n -> value.equals(n.command("GET", key))).count();
+    return nodes.nodes().stream()
+        .filter(RedisNode::isRunning)
+        .filter(n -> value.equals(n.command("GET", key)))
+        .count();
   }
 
   /**
-   * How many EVALSHA commands a node has run since it started: one per script call, so
-   * counting them counts a client's round trips to that node.
+   * How many EVALSHA commands a node has run since it started: one per script call, so counting
+   * them counts a client's round trips to that node.
    */
   static long evalshaCalls(RedisNode node) {
     return commandCalls(node, "evalsha");
@@ -105,7 +113,9 @@ final class Cluster {
 
   /** How many times one node has run {@code command} (lower case) since it started. */
   static long commandCalls(RedisNode node, String command) {
-    Matcher m = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher((String) node.command("INFO", "commandstats"));
+    Matcher m =
+        Pattern.compile("cmdstat_" + command + ":calls=(\\d+)")
+            .matcher((String) node.command("INFO", "commandstats"));
     return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 

@@ -7,15 +7,15 @@ import static org.awaitility.Awaitility.await;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
-import java.util.concurrent.CompletableFuture;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lease validity follows the injected monotonic clock exactly: with a ticker that only moves
- * when told to, the arithmetic can be checked to the nanosecond against real nodes.
+ * Lease validity follows the injected monotonic clock exactly: with a ticker that only moves when
+ * told to, the arithmetic can be checked to the nanosecond against real nodes.
  */
 final class FakeTickerLeaseIT {
   private static final Duration TTL = Duration.ofSeconds(10);
@@ -57,25 +57,34 @@ final class FakeTickerLeaseIT {
   void acquire_tickerJumpsPastTtlWhileTheNodesHoldTheRequest_failsAndCleansUp() {
     FakeTicker ticker = new FakeTicker();
     // A node timeout far longer than this test, so that the paused nodes are waited for.
-    try (Redlock redlock = Redlock.create(RedlockConfig.builder().nodes(nodes.uris()).ticker(ticker)
-        .nodeTimeout(Duration.ofMinutes(1)).connectTimeout(Timing.AWAIT).build())) {
+    try (Redlock redlock =
+        Redlock.create(
+            RedlockConfig.builder()
+                .nodes(nodes.uris())
+                .ticker(ticker)
+                .nodeTimeout(Duration.ofMinutes(1))
+                .connectTimeout(Timing.AWAIT)
+                .build())) {
       nodes.forEach(RedisNode::pause);
-      CompletableFuture<Lease> acquiring = redlock.acquireAsync("ticker:late", TTL, Duration.ZERO).toCompletableFuture();
+      CompletableFuture<Lease> acquiring =
+          redlock.acquireAsync("ticker:late", TTL, Duration.ZERO).toCompletableFuture();
 
       ticker.advance(Duration.ofSeconds(11)); // past the TTL, while the lock step is on its way
       nodes.forEach(RedisNode::resume);
 
-      assertThat(acquiring).failsWithin(Timing.AWAIT)
+      assertThat(acquiring)
+          .failsWithin(Timing.AWAIT)
           .withThrowableOfType(java.util.concurrent.ExecutionException.class)
           .withCauseInstanceOf(LockAcquisitionException.class)
           .withMessageContaining("longer than the lease's validity");
       await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes, "ticker:late") == 0);
     } finally {
-      nodes.forEach(node -> {
-        if (node.isPaused()) {
-          node.resume();
-        }
-      });
+      nodes.forEach(
+          node -> {
+            if (node.isPaused()) {
+              node.resume();
+            }
+          });
     }
   }
 }

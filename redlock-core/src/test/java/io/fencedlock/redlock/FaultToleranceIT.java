@@ -1,12 +1,12 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.testkit.Persistence;
 import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -76,16 +76,26 @@ final class FaultToleranceIT {
       long start = System.nanoTime();
 
       assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ZERO))
-          .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
-            assertThat(e.outcomes()).extracting(NodeOutcome::status).first().isEqualTo(NodeStatus.ERROR);
-            assertThat(e.outcomes().subList(0, 3)).allMatch(o -> o.status() == NodeStatus.ERROR);
-            assertThat(e.outcomes().get(0).node()).isEqualTo("127.0.0.1:" + nodes.node(0).port());
-            assertThat(e.getSuppressed()).isNotEmpty();
-          });
+          .isInstanceOfSatisfying(
+              LockAcquisitionException.class,
+              e -> {
+                assertThat(e.outcomes())
+                    .extracting(NodeOutcome::status)
+                    .first()
+                    .isEqualTo(NodeStatus.ERROR);
+                assertThat(e.outcomes().subList(0, 3))
+                    .allMatch(o -> o.status() == NodeStatus.ERROR);
+                assertThat(e.outcomes().get(0).node())
+                    .isEqualTo("127.0.0.1:" + nodes.node(0).port());
+                assertThat(e.getSuppressed()).isNotEmpty();
+              });
 
       // Down nodes refuse connections at once: no waiting for timeouts, let alone the TTL.
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Timing.scaled(Duration.ofSeconds(2)));
-      assertThat(Cluster.holding(nodes, resource)).as("cleanup ran before the failure was reported").isZero();
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isLessThan(Timing.scaled(Duration.ofSeconds(2)));
+      assertThat(Cluster.holding(nodes, resource))
+          .as("cleanup ran before the failure was reported")
+          .isZero();
     }
   }
 
@@ -93,9 +103,16 @@ final class FaultToleranceIT {
   void acquire_majorityDownTwoWaiters_retryNoFasterThanTheRetryDelay() {
     Duration retryDelay = Duration.ofMillis(50);
     Duration maxWait = Duration.ofMillis(1000);
-    RedlockConfig config = RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(LockTiming.NODE_TIMEOUT)
-        .connectTimeout(Timing.AWAIT).retryDelay(retryDelay).retryJitter(Duration.ZERO).build();
-    try (Redlock first = Redlock.create(config); Redlock second = Redlock.create(config)) {
+    RedlockConfig config =
+        RedlockConfig.builder()
+            .nodes(nodes.uris())
+            .nodeTimeout(LockTiming.NODE_TIMEOUT)
+            .connectTimeout(Timing.AWAIT)
+            .retryDelay(retryDelay)
+            .retryJitter(Duration.ZERO)
+            .build();
+    try (Redlock first = Redlock.create(config);
+        Redlock second = Redlock.create(config)) {
       nodes.node(0).kill();
       nodes.node(1).kill();
       nodes.node(2).kill();
@@ -104,13 +121,17 @@ final class FaultToleranceIT {
       // cleanup is no handoff: it must not wake the other waiter (nor this one) at once, or
       // the two clients drive each other into a tight retry loop while the nodes are down.
       CompletableFuture<Lease> a = first.acquireAsync(resource, TTL, maxWait).toCompletableFuture();
-      CompletableFuture<Lease> b = second.acquireAsync(resource, TTL, maxWait).toCompletableFuture();
+      CompletableFuture<Lease> b =
+          second.acquireAsync(resource, TTL, maxWait).toCompletableFuture();
       // One immediate retry once subscribed to releases, then at most one per retry delay.
       int bound = (int) (maxWait.toMillis() / retryDelay.toMillis()) + 2;
       for (CompletableFuture<Lease> waiter : List.of(a, b)) {
-        assertThat(waiter).failsWithin(Timing.AWAIT).withThrowableOfType(ExecutionException.class)
-            .havingCause().isInstanceOfSatisfying(LockAcquisitionException.class,
-                e -> assertThat(e.attempts()).isBetween(2, bound));
+        assertThat(waiter)
+            .failsWithin(Timing.AWAIT)
+            .withThrowableOfType(ExecutionException.class)
+            .havingCause()
+            .isInstanceOfSatisfying(
+                LockAcquisitionException.class, e -> assertThat(e.attempts()).isBetween(2, bound));
       }
     }
   }
@@ -124,13 +145,16 @@ final class FaultToleranceIT {
       long start = System.nanoTime();
 
       assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ZERO))
-          .isInstanceOfSatisfying(LockAcquisitionException.class,
+          .isInstanceOfSatisfying(
+              LockAcquisitionException.class,
               e -> assertThat(e.outcomes().get(0).status()).isEqualTo(NodeStatus.TIMED_OUT));
 
       // Phase 1 waits one node timeout for the paused node, the cleanup at most one more.
       Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-      assertThat(elapsed).isGreaterThanOrEqualTo(LockTiming.NODE_TIMEOUT)
-          .isLessThan(LockTiming.NODE_TIMEOUT.multipliedBy(2).plus(Timing.scaled(Duration.ofSeconds(1))));
+      assertThat(elapsed)
+          .isGreaterThanOrEqualTo(LockTiming.NODE_TIMEOUT)
+          .isLessThan(
+              LockTiming.NODE_TIMEOUT.multipliedBy(2).plus(Timing.scaled(Duration.ofSeconds(1))));
       nodes.node(0).resume();
       // The paused node executes the late SET and then the release queued behind it.
       Cluster.awaitNoKey(nodes, resource);
@@ -147,15 +171,25 @@ final class FaultToleranceIT {
       nodes.node(0).pause();
       nodes.node(1).kill();
       nodes.node(2).kill();
-      assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ZERO)).isInstanceOf(LockAcquisitionException.class);
+      assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ZERO))
+          .isInstanceOf(LockAcquisitionException.class);
 
       // On resume, node 0 answers NOSCRIPT to the timed-out acquire. Retrying it with EVAL now
       // would lock the node after the release was sent, so the client must not.
       nodes.node(0).resume();
-      await().atMost(Timing.AWAIT).until(() -> redlock.tryAcquire(resource + ":probe", TTL).map(probe -> {
-        probe.release();
-        return true; // node 0 answered on the same connection, so its backlog is processed
-      }).orElse(false));
+      await()
+          .atMost(Timing.AWAIT)
+          .until(
+              () ->
+                  redlock
+                      .tryAcquire(resource + ":probe", TTL)
+                      .map(
+                          probe -> {
+                            probe.release();
+                            return true; // node 0 answered on the same connection, so its backlog
+                            // is processed
+                          })
+                      .orElse(false));
       assertThat(nodes.node(0).command("EXISTS", resource)).isEqualTo(0L);
     }
   }
@@ -182,11 +216,12 @@ final class FaultToleranceIT {
     }
   }
 
-
   @Test
   void close_rightAfterRelease_waitsForThePausedNodesDelete() {
     Redlock redlock = Redlock.create(Cluster.config(nodes).build());
-    redlock.acquire(resource + ":warmup", TTL, LockTiming.RETRY_WAIT).release(); // scripts loaded everywhere
+    redlock
+        .acquire(resource + ":warmup", TTL, LockTiming.RETRY_WAIT)
+        .release(); // scripts loaded everywhere
     long before = Cluster.evalshaCalls(nodes.node(4));
     nodes.node(4).pause();
 
@@ -199,7 +234,9 @@ final class FaultToleranceIT {
 
     // Node 4 runs its whole queue in one go, so once the SET has run, so has any DEL sent.
     await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(nodes.node(4)) > before);
-    assertThat(nodes.node(4).command("EXISTS", resource)).as("no key left behind on the slow node").isEqualTo(0L);
+    assertThat(nodes.node(4).command("EXISTS", resource))
+        .as("no key left behind on the slow node")
+        .isEqualTo(0L);
     assertThat(Cluster.evalshaCalls(nodes.node(4))).as("acquire and release").isEqualTo(before + 2);
   }
 
@@ -212,7 +249,8 @@ final class FaultToleranceIT {
 
       Lease lease = redlock.acquire(resource, TTL, Duration.ZERO);
 
-      assertThat(lease.remainingValidity()).isGreaterThan(TTL.minus(LockTiming.NODE_TIMEOUT).minusMillis(102));
+      assertThat(lease.remainingValidity())
+          .isGreaterThan(TTL.minus(LockTiming.NODE_TIMEOUT).minusMillis(102));
       lease.release();
       nodes.node(0).resume();
       nodes.node(1).resume();
@@ -229,10 +267,18 @@ final class FaultToleranceIT {
     try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
       assertThat(redlock.tryAcquire(resource, TTL)).isEmpty();
       Cluster.heal(nodes);
-      await().atMost(Timing.AWAIT).until(() -> redlock.tryAcquire(resource, TTL).map(l -> {
-        l.release();
-        return true;
-      }).orElse(false));
+      await()
+          .atMost(Timing.AWAIT)
+          .until(
+              () ->
+                  redlock
+                      .tryAcquire(resource, TTL)
+                      .map(
+                          l -> {
+                            l.release();
+                            return true;
+                          })
+                      .orElse(false));
     }
   }
 
@@ -241,27 +287,44 @@ final class FaultToleranceIT {
     try (RedisNodes secured = RedisNodes.start(1);
         GarbageServer garbage = new GarbageServer()) {
       // Make the new node look like a member of this deployment: give it the others' marker.
-      secured.node(0).command("SET", "redlock:node-init", (String) nodes.node(1).command("GET", "redlock:node-init"));
+      secured
+          .node(0)
+          .command(
+              "SET",
+              "redlock:node-init",
+              (String) nodes.node(1).command("GET", "redlock:node-init"));
       secured.node(0).command("CONFIG", "SET", "requirepass", "s3cret");
       List<String> uris = new ArrayList<>(nodes.uris().subList(0, 3));
       uris.add("redis://:wrong@127.0.0.1:" + secured.node(0).port());
       uris.add("redis://127.0.0.1:" + garbage.port());
       nodes.node(0).kill();
 
-      try (Redlock redlock = Redlock.create(RedlockConfig.builder().nodes(uris).nodeTimeout(LockTiming.NODE_TIMEOUT).build())) {
+      try (Redlock redlock =
+          Redlock.create(
+              RedlockConfig.builder().nodes(uris).nodeTimeout(LockTiming.NODE_TIMEOUT).build())) {
         assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ZERO))
-            .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
-              assertThat(e.outcomes().get(3).status()).isEqualTo(NodeStatus.ERROR);
-              // Lettuce reports the refused password, or, when the reconnect after it has
-              // begun, that the failed handshake's channel is gone (seen once in a clean clone).
-              assertThat(e.outcomes().get(3).detail()).satisfiesAnyOf(
-                  detail -> assertThat(detail).containsIgnoringCase("pass"),
-                  detail -> assertThat(detail).contains("RedisHandshakeHandler"));
-              assertThat(e.outcomes().get(4).status()).isIn(NodeStatus.ERROR, NodeStatus.TIMED_OUT);
-            });
+            .isInstanceOfSatisfying(
+                LockAcquisitionException.class,
+                e -> {
+                  assertThat(e.outcomes().get(3).status()).isEqualTo(NodeStatus.ERROR);
+                  // Lettuce reports the refused password, or, when the reconnect after it has
+                  // begun, that the failed handshake's channel is gone (seen once in a clean
+                  // clone).
+                  assertThat(e.outcomes().get(3).detail())
+                      .satisfiesAnyOf(
+                          detail -> assertThat(detail).containsIgnoringCase("pass"),
+                          detail -> assertThat(detail).contains("RedisHandshakeHandler"));
+                  assertThat(e.outcomes().get(4).status())
+                      .isIn(NodeStatus.ERROR, NodeStatus.TIMED_OUT);
+                });
       }
       uris.set(3, "redis://:s3cret@127.0.0.1:" + secured.node(0).port());
-      try (Redlock redlock = Redlock.create(RedlockConfig.builder().nodes(uris).nodeTimeout(LockTiming.NODE_TIMEOUT).build());
+      try (Redlock redlock =
+              Redlock.create(
+                  RedlockConfig.builder()
+                      .nodes(uris)
+                      .nodeTimeout(LockTiming.NODE_TIMEOUT)
+                      .build());
           Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
         // Node 0 is down and the garbage node fails, so the quorum needs the secured node.
         assertThat(lease.isValid()).isTrue();

@@ -38,7 +38,9 @@ final class FencedLockIT {
   void setUp(TestInfo test) {
     resource = "jdklock:" + test.getTestMethod().orElseThrow().getName();
     redlock = Redlock.create(Cluster.config(nodes).build());
-    lock = redlock.newLock(resource, LockOptions.defaults().withTtl(Timing.scaled(Duration.ofSeconds(2))));
+    lock =
+        redlock.newLock(
+            resource, LockOptions.defaults().withTtl(Timing.scaled(Duration.ofSeconds(2))));
   }
 
   @AfterEach
@@ -67,9 +69,15 @@ final class FencedLockIT {
     lock.lock();
     try {
       CompletableFuture<Void> other = CompletableFuture.runAsync(lock::unlock);
-      assertThat(other).failsWithin(Timing.AWAIT).withThrowableThat().withCauseInstanceOf(IllegalMonitorStateException.class);
+      assertThat(other)
+          .failsWithin(Timing.AWAIT)
+          .withThrowableThat()
+          .withCauseInstanceOf(IllegalMonitorStateException.class);
       CompletableFuture<Long> token = CompletableFuture.supplyAsync(lock::fencingToken);
-      assertThat(token).failsWithin(Timing.AWAIT).withThrowableThat().withCauseInstanceOf(IllegalMonitorStateException.class);
+      assertThat(token)
+          .failsWithin(Timing.AWAIT)
+          .withThrowableThat()
+          .withCauseInstanceOf(IllegalMonitorStateException.class);
     } finally {
       lock.unlock();
     }
@@ -86,18 +94,23 @@ final class FencedLockIT {
   }
 
   @Test
-  void lockInterruptibly_interruptedWhileWaiting_throwsInterruptedAndHoldsNothing() throws Exception {
+  void lockInterruptibly_interruptedWhileWaiting_throwsInterruptedAndHoldsNothing()
+      throws Exception {
     try (Lease held = redlock.acquire(resource, Duration.ofSeconds(30), LockTiming.RETRY_WAIT)) {
       AtomicReference<Throwable> thrown = new AtomicReference<>();
-      Thread waiter = new Thread(() -> {
-        try {
-          lock.lockInterruptibly();
-        } catch (Throwable e) {
-          thrown.set(e);
-        }
-      });
+      Thread waiter =
+          new Thread(
+              () -> {
+                try {
+                  lock.lockInterruptibly();
+                } catch (Throwable e) {
+                  thrown.set(e);
+                }
+              });
       waiter.start();
-      await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) > 0); // it waits
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.releaseSubscribers(nodes, resource) > 0); // it waits
 
       waiter.interrupt();
       waiter.join(Timing.AWAIT.toMillis());
@@ -109,25 +122,31 @@ final class FencedLockIT {
   @Test
   void lock_heldByAnotherThreadOfThisProcess_waitsUntilItIsUnlocked() throws Exception {
     lock.lock();
-    CompletableFuture<Long> second = CompletableFuture.supplyAsync(() -> {
-      lock.lock();
-      try {
-        return lock.fencingToken();
-      } finally {
-        lock.unlock();
-      }
-    });
+    CompletableFuture<Long> second =
+        CompletableFuture.supplyAsync(
+            () -> {
+              lock.lock();
+              try {
+                return lock.fencingToken();
+              } finally {
+                lock.unlock();
+              }
+            });
     long first = lock.fencingToken();
     assertThat(second).isNotDone();
 
     lock.unlock();
 
-    assertThat(second).succeedsWithin(Timing.AWAIT).satisfies(token -> assertThat(token).isGreaterThan(first));
+    assertThat(second)
+        .succeedsWithin(Timing.AWAIT)
+        .satisfies(token -> assertThat(token).isGreaterThan(first));
   }
 
   @Test
   void lock_holdersLeaseLostMeanwhile_anotherThreadStillWaitsForItsUnlock() throws Exception {
-    FencedLock shortLived = redlock.newLock(resource, LockOptions.defaults().withTtl(Timing.scaled(Duration.ofMillis(1500))));
+    FencedLock shortLived =
+        redlock.newLock(
+            resource, LockOptions.defaults().withTtl(Timing.scaled(Duration.ofMillis(1500))));
     shortLived.lock();
     try {
       for (int i = 0; i < 3; i++) {
@@ -136,31 +155,39 @@ final class FencedLockIT {
       assertThat(shortLived.lease().lost().toCompletableFuture()).succeedsWithin(Timing.AWAIT);
       Cluster.heal(nodes);
 
-      CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(() -> {
-        try {
-          return shortLived.tryLock(200, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      });
-      assertThat(other).succeedsWithin(Timing.AWAIT).isEqualTo(false); // this thread still holds it here
+      CompletableFuture<Boolean> other =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return shortLived.tryLock(200, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertThat(other)
+          .succeedsWithin(Timing.AWAIT)
+          .isEqualTo(false); // this thread still holds it here
       assertThat(shortLived.isHeldByCurrentThread()).isTrue();
     } finally {
       shortLived.unlock(); // no IllegalMonitorStateException: nobody took it over
     }
-    CompletableFuture<Boolean> after = CompletableFuture.supplyAsync(() -> {
-      boolean held = shortLived.tryLock();
-      if (held) {
-        shortLived.unlock();
-      }
-      return held;
-    });
+    CompletableFuture<Boolean> after =
+        CompletableFuture.supplyAsync(
+            () -> {
+              boolean held = shortLived.tryLock();
+              if (held) {
+                shortLived.unlock();
+              }
+              return held;
+            });
     assertThat(after).succeedsWithin(Timing.AWAIT).isEqualTo(true);
   }
 
   @Test
   void newLock_renewalThatCannotWork_isRefusedBeforeAnyLocking() {
-    assertThatThrownBy(() -> redlock.newLock(resource, LockOptions.defaults().withTtl(LockTiming.NODE_TIMEOUT)))
+    assertThatThrownBy(
+            () ->
+                redlock.newLock(resource, LockOptions.defaults().withTtl(LockTiming.NODE_TIMEOUT)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(Cluster.holding(nodes, resource)).isZero();
   }
@@ -175,7 +202,9 @@ final class FencedLockIT {
     lock.lock();
     try {
       Lease lease = lock.lease();
-      await().during(Timing.scaled(Duration.ofSeconds(4))).atMost(Timing.scaled(Duration.ofSeconds(5)))
+      await()
+          .during(Timing.scaled(Duration.ofSeconds(4)))
+          .atMost(Timing.scaled(Duration.ofSeconds(5)))
           .until(lease::isValid);
     } finally {
       lock.unlock();

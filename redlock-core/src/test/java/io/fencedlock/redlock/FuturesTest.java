@@ -21,15 +21,17 @@ final class FuturesTest {
   void await_interruptedAsTheResultArrives_handsItToTheAbandonHandlerAndKeepsTheFlag() {
     List<String> abandoned = new ArrayList<>();
     // The result lands between the interrupt and the cancel: nobody else would ever see it.
-    CompletableFuture<String> arrivesDuringTheInterrupt = new CompletableFuture<>() {
-      @Override
-      public String get(long timeout, TimeUnit unit) throws InterruptedException {
-        complete("lease");
-        throw new InterruptedException();
-      }
-    };
+    CompletableFuture<String> arrivesDuringTheInterrupt =
+        new CompletableFuture<>() {
+          @Override
+          public String get(long timeout, TimeUnit unit) throws InterruptedException {
+            complete("lease");
+            throw new InterruptedException();
+          }
+        };
 
-    assertThatThrownBy(() -> Futures.await(arrivesDuringTheInterrupt, 1_000_000_000L, abandoned::add))
+    assertThatThrownBy(
+            () -> Futures.await(arrivesDuringTheInterrupt, 1_000_000_000L, abandoned::add))
         .isInstanceOf(RedlockException.class)
         .hasMessageContaining("interrupted");
 
@@ -43,7 +45,8 @@ final class FuturesTest {
     CompletableFuture<String> never = new CompletableFuture<>();
     Thread.currentThread().interrupt();
 
-    assertThatThrownBy(() -> Futures.await(never, 1_000_000_000L, abandoned::add)).isInstanceOf(RedlockException.class);
+    assertThatThrownBy(() -> Futures.await(never, 1_000_000_000L, abandoned::add))
+        .isInstanceOf(RedlockException.class);
 
     assertThat(never).isCancelled();
     assertThat(abandoned).isEmpty();

@@ -1,10 +1,10 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,11 +16,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Local handoffs: a lease released while an acquire of the same client waits passes the lock
- * to it, one script per node deleting the old key and locking for the waiter, unannounced.
- * Retry delays are far longer than the await bound, so a waiter granted within the bound was
- * handed the lock or woken by an announcement; the tests tell those apart by counting the
- * PUBLISH commands the nodes ran (scripts' included).
+ * Local handoffs: a lease released while an acquire of the same client waits passes the lock to it,
+ * one script per node deleting the old key and locking for the waiter, unannounced. Retry delays
+ * are far longer than the await bound, so a waiter granted within the bound was handed the lock or
+ * woken by an announcement; the tests tell those apart by counting the PUBLISH commands the nodes
+ * ran (scripts' included).
  */
 final class HandoffIT {
   private static final Duration TTL = Duration.ofSeconds(30);
@@ -44,10 +44,11 @@ final class HandoffIT {
 
   @ParameterizedTest(name = "fenced = {0}")
   @ValueSource(booleans = {true, false})
-  void release_whileAnAcquireOfTheSameClientWaits_locksForItInOneUnannouncedScriptPerNode(boolean fenced)
-      throws Exception {
+  void release_whileAnAcquireOfTheSameClientWaits_locksForItInOneUnannouncedScriptPerNode(
+      boolean fenced) throws Exception {
     String resource = "handoff:one-script:" + fenced;
-    try (Redlock redlock = client(fenced, RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS, LockTiming.NODE_TIMEOUT)) {
+    try (Redlock redlock =
+        client(fenced, RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS, LockTiming.NODE_TIMEOUT)) {
       Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
       CompletableFuture<Lease> waiter = waitFor(redlock, resource);
       long scripts = Cluster.evalshaCalls(nodes);
@@ -59,9 +60,12 @@ final class HandoffIT {
       if (fenced) {
         assertThat(next.fencingToken()).isEqualTo(holder.fencingToken() + 1);
       }
-      await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, next.ownerId()) == 5);
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.holdingValue(nodes, resource, next.ownerId()) == 5);
       assertThat(Cluster.evalshaCalls(nodes) - scripts)
-          .as("scripts run: one per node, carrying both the release and the acquire").isEqualTo(5);
+          .as("scripts run: one per node, carrying both the release and the acquire")
+          .isEqualTo(5);
       assertThat(publishes() - announcements).as("announcements").isZero();
       next.release();
     }
@@ -98,9 +102,13 @@ final class HandoffIT {
         assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
         long announced = publishes() - announcements;
         if (release <= 2) {
-          assertThat(announced).as("announcements of release %d, a local handoff", release).isZero();
+          assertThat(announced)
+              .as("announcements of release %d, a local handoff", release)
+              .isZero();
         } else {
-          assertThat(announced).as("announcements of release %d, past the cap", release).isPositive();
+          assertThat(announced)
+              .as("announcements of release %d, past the cap", release)
+              .isPositive();
         }
         lease = next;
         await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) == 0);
@@ -130,8 +138,11 @@ final class HandoffIT {
       holder.release();
       assertThat(waiter).isNotDone();
       assertThat(Cluster.evalshaCalls(nodes.node(0)) - scriptsOn0)
-          .as("scripts on node 0: the handoff's lock step, then its cleanup").isEqualTo(2);
-      assertThat(Cluster.evalshaCalls(nodes.node(1)) - scriptsOn1).as("scripts on node 1").isEqualTo(2);
+          .as("scripts on node 0: the handoff's lock step, then its cleanup")
+          .isEqualTo(2);
+      assertThat(Cluster.evalshaCalls(nodes.node(1)) - scriptsOn1)
+          .as("scripts on node 1")
+          .isEqualTo(2);
       nodes.node(2).resume();
       nodes.node(3).resume();
       nodes.node(4).resume();
@@ -145,7 +156,8 @@ final class HandoffIT {
   @Test
   void close_whileAHandoffIsInFlight_waitsForItsCleanup() {
     String resource = "handoff:close";
-    Redlock redlock = client(true, RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS, LockTiming.NODE_TIMEOUT);
+    Redlock redlock =
+        client(true, RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS, LockTiming.NODE_TIMEOUT);
     Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
     waitFor(redlock, resource);
     nodes.node(2).pause();
@@ -165,30 +177,33 @@ final class HandoffIT {
   }
 
   private static Redlock client(boolean fenced, int maxLocalHandoffs, Duration nodeTimeout) {
-    return Redlock.create(RedlockConfig.builder()
-        .nodes(nodes.uris())
-        .nodeTimeout(nodeTimeout)
-        .connectTimeout(Timing.AWAIT)
-        .retryDelay(NEVER_IN_THIS_TEST)
-        .retryJitter(Duration.ZERO)
-        .fencing(fenced)
-        .maxLocalHandoffs(maxLocalHandoffs)
-        .build());
+    return Redlock.create(
+        RedlockConfig.builder()
+            .nodes(nodes.uris())
+            .nodeTimeout(nodeTimeout)
+            .connectTimeout(Timing.AWAIT)
+            .retryDelay(NEVER_IN_THIS_TEST)
+            .retryJitter(Duration.ZERO)
+            .fencing(fenced)
+            .maxLocalHandoffs(maxLocalHandoffs)
+            .build());
   }
 
   /**
-   * Starts an acquire of {@code resource}, which must be held by the same client, and returns
-   * once it waits between attempts, where a release can claim it. It is the resource's only
-   * waiter. Its first attempt fails and subscribes; the confirmed subscription starts a second
-   * attempt at once, which fails too, and then the waiter waits for its (endless) retry delay.
-   * Each attempt runs 5 scripts (fenced: the lock step; unfenced: the cleanup after SET NX).
-   * The nodes count them before the client has read the last replies; the few milliseconds
-   * the following INFO requests take cover that.
+   * Starts an acquire of {@code resource}, which must be held by the same client, and returns once
+   * it waits between attempts, where a release can claim it. It is the resource's only waiter. Its
+   * first attempt fails and subscribes; the confirmed subscription starts a second attempt at once,
+   * which fails too, and then the waiter waits for its (endless) retry delay. Each attempt runs 5
+   * scripts (fenced: the lock step; unfenced: the cleanup after SET NX). The nodes count them
+   * before the client has read the last replies; the few milliseconds the following INFO requests
+   * take cover that.
    */
   private static CompletableFuture<Lease> waitFor(Redlock redlock, String resource) {
     long scripts = Cluster.evalshaCalls(nodes);
     CompletableFuture<Lease> waiter =
-        redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+        redlock
+            .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+            .toCompletableFuture();
     await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) == 5);
     await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(nodes) - scripts == 10);
     assertThat(waiter).isNotDone();

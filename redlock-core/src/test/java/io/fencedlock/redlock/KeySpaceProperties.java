@@ -1,8 +1,8 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.redlock.spi.NodeKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fencedlock.redlock.spi.NodeKeys;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,10 +13,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * No resource name may touch another resource's keys or a node's own keys: over names built
- * from the pieces that matter (braces, colons, the fence suffix, the node keys' prefix), the
- * keys of every accepted name are distinct from the keys of every other accepted name and
- * from the node keys.
+ * No resource name may touch another resource's keys or a node's own keys: over names built from
+ * the pieces that matter (braces, colons, the fence suffix, the node keys' prefix), the keys of
+ * every accepted name are distinct from the keys of every other accepted name and from the node
+ * keys.
  */
 final class KeySpaceProperties {
 
@@ -40,9 +40,16 @@ final class KeySpaceProperties {
 
   @Provide
   Arbitrary<List<String>> names() {
-    Arbitrary<String> piece = Arbitraries.of("a", "b", "{", "}", ":", ":fence", "fence", "redlock:node-", "init", "{a}", "");
-    Arbitrary<String> name = piece.list().ofMinSize(1).ofMaxSize(5).map(parts -> String.join("", parts))
-        .filter(s -> !s.isBlank());
+    Arbitrary<String> piece =
+        Arbitraries.of(
+            "a", "b", "{", "}", ":", ":fence", "fence", "redlock:node-", "init", "{a}", "");
+    Arbitrary<String> name =
+        piece
+            .list()
+            .ofMinSize(1)
+            .ofMaxSize(5)
+            .map(parts -> String.join("", parts))
+            .filter(s -> !s.isBlank());
     return name.list().ofMinSize(2).ofMaxSize(30);
   }
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 final class KeySpaceTest {
 
@@ -15,7 +15,8 @@ final class KeySpaceTest {
   void fenceKey_anyResource_sharesTheLockKeysClusterSlot(String resource) {
     KeySpace keys = new KeySpace("");
 
-    assertThat(SlotHash.getSlot(keys.fenceKey(resource))).isEqualTo(SlotHash.getSlot(keys.lockKey(resource)));
+    assertThat(SlotHash.getSlot(keys.fenceKey(resource)))
+        .isEqualTo(SlotHash.getSlot(keys.lockKey(resource)));
     assertThat(keys.fenceKey(resource)).isNotEqualTo(keys.lockKey(resource));
   }
 
@@ -35,7 +36,8 @@ final class KeySpaceTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"{a}", "{user42}", "{a:b}"})
-  void check_wholeKeyIsAHashTag_isRejectedBecauseItsFenceKeyIsThatOfTheTagsContent(String resource) {
+  void check_wholeKeyIsAHashTag_isRejectedBecauseItsFenceKeyIsThatOfTheTagsContent(
+      String resource) {
     KeySpace keys = new KeySpace("");
     String inner = resource.substring(1, resource.length() - 1);
     assertThat(keys.fenceKey(inner)).isEqualTo(resource + ":fence"); // what the two would share
@@ -46,7 +48,15 @@ final class KeySpaceTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"{a}:fence", "x{y}z:fence", "a}b:fence", "redlock:node-init", "redlock:node-max-token", "redlock:node-anything"})
+  @ValueSource(
+      strings = {
+        "{a}:fence",
+        "x{y}z:fence",
+        "a}b:fence",
+        "redlock:node-init",
+        "redlock:node-max-token",
+        "redlock:node-anything"
+      })
   void check_nameOfAnotherResourcesFenceKeyOrOfANodeKey_isRejected(String resource) {
     assertThatThrownBy(() -> new KeySpace("").checkResource("resource", resource))
         .isInstanceOf(IllegalArgumentException.class)
@@ -57,8 +67,10 @@ final class KeySpaceTest {
   @Test
   void check_unpairedSurrogate_isRejectedBecauseUtf8WouldTurnItIntoAQuestionMark() {
     KeySpace keys = new KeySpace("");
-    assertThatThrownBy(() -> keys.checkResource("resource", "a\uD800")).hasMessageContaining("surrogate");
-    assertThatThrownBy(() -> keys.checkResource("resource", "a\uDC00b")).hasMessageContaining("surrogate");
+    assertThatThrownBy(() -> keys.checkResource("resource", "a\uD800"))
+        .hasMessageContaining("surrogate");
+    assertThatThrownBy(() -> keys.checkResource("resource", "a\uDC00b"))
+        .hasMessageContaining("surrogate");
     keys.checkResource("resource", "a\uD83D\uDD12"); // a pair is one code point: fine
   }
 
@@ -73,11 +85,24 @@ final class KeySpaceTest {
   @Test
   void check_prefixMakesTheKeyReserved_isRejected() {
     KeySpace keys = new KeySpace("redlock:node-");
-    assertThatThrownBy(() -> keys.checkResource("resource", "init")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> keys.checkResource("resource", "init"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"orders:42", "{user7}:cart", "a{b}c", "x{y", "{", "a:fence", "fence", "redlock:orders", "{}", "}{"})
+  @ValueSource(
+      strings = {
+        "orders:42",
+        "{user7}:cart",
+        "a{b}c",
+        "x{y",
+        "{",
+        "a:fence",
+        "fence",
+        "redlock:orders",
+        "{}",
+        "}{"
+      })
   void check_ordinaryNames_areAcceptedAndLockedUnderTheirOwnName(String resource) {
     KeySpace keys = new KeySpace("");
     keys.checkResource("resource", resource);

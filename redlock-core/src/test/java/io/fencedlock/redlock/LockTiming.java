@@ -11,6 +11,7 @@ final class LockTiming {
 
   /** Per-node timeout in integration tests: far above loopback latency on a busy 2-core box. */
   static final Duration NODE_TIMEOUT = Timing.scaled(Duration.ofMillis(250));
+
   /**
    * The maxWait of acquires a test expects to succeed: one attempt can time out on a loaded
    * machine, and the test is not about that.

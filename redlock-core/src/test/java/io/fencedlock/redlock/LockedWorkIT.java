@@ -9,8 +9,6 @@ import io.fencedlock.testkit.support.Timing;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -22,8 +20,11 @@ import org.junit.jupiter.api.TestInfo;
 
 /** Work run under a lock: acquired, kept alive, always released, told when the lease is lost. */
 final class LockedWorkIT {
-  /** Renewal needs room: a renewal window closes two node timeouts and 5 % before the validity does. */
+  /**
+   * Renewal needs room: a renewal window closes two node timeouts and 5 % before the validity does.
+   */
   private static final Duration TTL = Timing.scaled(Duration.ofSeconds(1));
+
   private static RedisNodes nodes;
   private Redlock redlock;
   private String resource;
@@ -56,11 +57,16 @@ final class LockedWorkIT {
   void withLock_workReturns_passesTheLeaseAndReleases() {
     AtomicLong token = new AtomicLong();
 
-    String result = redlock.withLock(resource, options, lease -> {
-      token.set(lease.fencingToken());
-      assertThat(Cluster.holdingValue(nodes, resource, lease.ownerId())).isGreaterThanOrEqualTo(3);
-      return "done";
-    });
+    String result =
+        redlock.withLock(
+            resource,
+            options,
+            lease -> {
+              token.set(lease.fencingToken());
+              assertThat(Cluster.holdingValue(nodes, resource, lease.ownerId()))
+                  .isGreaterThanOrEqualTo(3);
+              return "done";
+            });
 
     assertThat(result).isEqualTo("done");
     assertThat(token.get()).isPositive();
@@ -69,9 +75,16 @@ final class LockedWorkIT {
 
   @Test
   void withLock_workThrowsCheckedException_passesItOnAndReleases() {
-    assertThatThrownBy(() -> redlock.withLock(resource, options, lease -> {
-      throw new IOException("the work failed");
-    })).isInstanceOf(IOException.class).hasMessage("the work failed");
+    assertThatThrownBy(
+            () ->
+                redlock.withLock(
+                    resource,
+                    options,
+                    lease -> {
+                      throw new IOException("the work failed");
+                    }))
+        .isInstanceOf(IOException.class)
+        .hasMessage("the work failed");
 
     Cluster.awaitNoKey(nodes, resource);
   }
@@ -80,31 +93,50 @@ final class LockedWorkIT {
   void withLock_leaseLostWhileWorking_interruptsTheWorkThenThrowsLockLost() {
     AtomicBoolean interrupted = new AtomicBoolean();
 
-    assertThatThrownBy(() -> redlock.withLock(resource, options, lease -> {
-      for (int i = 0; i < 3; i++) {
-        nodes.node(i).pause(); // renewal can no longer get a quorum
-      }
-      // Work that does not consume the interrupt: withLock must clear the one it caused.
-      long giveUp = System.nanoTime() + Timing.AWAIT.toNanos();
-      while (!Thread.currentThread().isInterrupted() && System.nanoTime() < giveUp) {
-        Thread.onSpinWait();
-      }
-      interrupted.set(Thread.currentThread().isInterrupted());
-      return "unreachable";
-    })).isInstanceOf(LockLostException.class).hasMessageContaining("RENEWAL_FAILED");
+    assertThatThrownBy(
+            () ->
+                redlock.withLock(
+                    resource,
+                    options,
+                    lease -> {
+                      for (int i = 0; i < 3; i++) {
+                        nodes.node(i).pause(); // renewal can no longer get a quorum
+                      }
+                      // Work that does not consume the interrupt: withLock must clear the one it
+                      // caused.
+                      long giveUp = System.nanoTime() + Timing.AWAIT.toNanos();
+                      while (!Thread.currentThread().isInterrupted()
+                          && System.nanoTime() < giveUp) {
+                        Thread.onSpinWait();
+                      }
+                      interrupted.set(Thread.currentThread().isInterrupted());
+                      return "unreachable";
+                    }))
+        .isInstanceOf(LockLostException.class)
+        .hasMessageContaining("RENEWAL_FAILED");
 
     assertThat(interrupted).as("the work was interrupted").isTrue();
-    assertThat(Thread.currentThread().isInterrupted()).as("no interrupt leaks to the caller").isFalse();
+    assertThat(Thread.currentThread().isInterrupted())
+        .as("no interrupt leaks to the caller")
+        .isFalse();
   }
 
   @Test
   void withLock_validityRanOutWhileWorking_throwsLockLostEvenWithoutASignal() {
     FakeTicker ticker = new FakeTicker();
     try (Redlock client = Redlock.create(renewing().ticker(ticker).build())) {
-      assertThatThrownBy(() -> client.withLock(resource, options.withInterruptOnLoss(false), lease -> {
-        ticker.advance(TTL.multipliedBy(5)); // this process "paused" past the validity
-        return "done too late";
-      })).isInstanceOf(LockLostException.class).hasMessageContaining("EXPIRED");
+      assertThatThrownBy(
+              () ->
+                  client.withLock(
+                      resource,
+                      options.withInterruptOnLoss(false),
+                      lease -> {
+                        ticker.advance(
+                            TTL.multipliedBy(5)); // this process "paused" past the validity
+                        return "done too late";
+                      }))
+          .isInstanceOf(LockLostException.class)
+          .hasMessageContaining("EXPIRED");
     }
   }
 
@@ -112,7 +144,10 @@ final class LockedWorkIT {
   void withLock_heldElsewhere_throwsAcquisitionFailureWithoutRunningTheWork() {
     AtomicBoolean ran = new AtomicBoolean();
     try (Lease held = redlock.acquire(resource, Duration.ofSeconds(30), LockTiming.RETRY_WAIT)) {
-      assertThatThrownBy(() -> redlock.withLock(resource, options.withMaxWait(Duration.ZERO), lease -> ran.getAndSet(true)))
+      assertThatThrownBy(
+              () ->
+                  redlock.withLock(
+                      resource, options.withMaxWait(Duration.ZERO), lease -> ran.getAndSet(true)))
           .isInstanceOf(LockAcquisitionException.class);
     }
     assertThat(ran).isFalse();
@@ -122,21 +157,35 @@ final class LockedWorkIT {
   void withLockAsync_leaseLost_cancelsTheWorkAndFailsWithLockLost() {
     CompletableFuture<String> neverEnds = new CompletableFuture<>();
 
-    CompletableFuture<String> result = redlock.withLockAsync(resource, options, lease -> {
-      for (int i = 0; i < 3; i++) {
-        nodes.node(i).pause();
-      }
-      return neverEnds;
-    }).toCompletableFuture();
+    CompletableFuture<String> result =
+        redlock
+            .withLockAsync(
+                resource,
+                options,
+                lease -> {
+                  for (int i = 0; i < 3; i++) {
+                    nodes.node(i).pause();
+                  }
+                  return neverEnds;
+                })
+            .toCompletableFuture();
 
-    assertThat(result).failsWithin(Timing.AWAIT).withThrowableThat().withCauseInstanceOf(LockLostException.class);
+    assertThat(result)
+        .failsWithin(Timing.AWAIT)
+        .withThrowableThat()
+        .withCauseInstanceOf(LockLostException.class);
     assertThat(neverEnds).isCancelled();
   }
 
   @Test
   void withLockAsync_workCompletes_releasesAndReturnsItsValue() {
-    CompletableFuture<String> result = redlock.withLockAsync(resource, options,
-        lease -> CompletableFuture.supplyAsync(() -> "token " + lease.fencingToken())).toCompletableFuture();
+    CompletableFuture<String> result =
+        redlock
+            .withLockAsync(
+                resource,
+                options,
+                lease -> CompletableFuture.supplyAsync(() -> "token " + lease.fencingToken()))
+            .toCompletableFuture();
 
     assertThat(result).succeedsWithin(Timing.AWAIT).asString().startsWith("token ");
     await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes, resource) == 0);
@@ -144,7 +193,11 @@ final class LockedWorkIT {
 
   /** A client whose node timeout leaves renewal room in a TTL of about a second. */
   private static RedlockConfig.Builder renewing() {
-    return RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(Timing.scaled(Duration.ofMillis(100)))
-        .connectTimeout(Timing.AWAIT).retryDelay(Duration.ofMillis(20)).retryJitter(Duration.ofMillis(20));
+    return RedlockConfig.builder()
+        .nodes(nodes.uris())
+        .nodeTimeout(Timing.scaled(Duration.ofMillis(100)))
+        .connectTimeout(Timing.AWAIT)
+        .retryDelay(Duration.ofMillis(20))
+        .retryJitter(Duration.ofMillis(20));
   }
 }

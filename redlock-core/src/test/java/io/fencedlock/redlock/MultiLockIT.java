@@ -91,7 +91,9 @@ final class MultiLockIT {
     await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, b, lease.ownerId()) == 3);
     for (int i = 0; i < 2; i++) {
       assertThat(nodes.node(i).command("GET", a)).isEqualTo("foreign-owner");
-      assertThat(nodes.node(i).command("EXISTS", b)).as("all or nothing on node %d", i).isEqualTo(0L);
+      assertThat(nodes.node(i).command("EXISTS", b))
+          .as("all or nothing on node %d", i)
+          .isEqualTo(0L);
     }
     lease.release();
   }
@@ -118,7 +120,8 @@ final class MultiLockIT {
       nodes.node(i).pause();
     }
 
-    assertThatThrownBy(() -> redlock.acquireAll(List.of(a, b), TTL, Duration.ZERO)).isInstanceOf(LockAcquisitionException.class);
+    assertThatThrownBy(() -> redlock.acquireAll(List.of(a, b), TTL, Duration.ZERO))
+        .isInstanceOf(LockAcquisitionException.class);
 
     Cluster.heal(nodes);
     Cluster.awaitNoKey(nodes, a);
@@ -127,8 +130,11 @@ final class MultiLockIT {
 
   @Test
   void acquireAll_badInput_throwsIllegalArgument() {
-    assertThatThrownBy(() -> redlock.acquireAll(List.of(), TTL, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> redlock.acquireAll(List.of(a, a), TTL, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> redlock.acquireAll(List.of(a, "{x}"), TTL, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> redlock.acquireAll(List.of(), TTL, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> redlock.acquireAll(List.of(a, a), TTL, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> redlock.acquireAll(List.of(a, "{x}"), TTL, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

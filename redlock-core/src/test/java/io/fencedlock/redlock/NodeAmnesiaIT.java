@@ -1,6 +1,5 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -8,19 +7,23 @@ import static org.awaitility.Awaitility.await;
 import io.fencedlock.testkit.Persistence;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Nodes that lose their memory: the initialization marker tells them apart, they are kept out
- * of quorums, and re-admitted only with fence counters above every token issued. Each test
- * starts its own fresh nodes, because what it checks is how a deployment begins.
+ * Nodes that lose their memory: the initialization marker tells them apart, they are kept out of
+ * quorums, and re-admitted only with fence counters above every token issued. Each test starts its
+ * own fresh nodes, because what it checks is how a deployment begins.
  */
 final class NodeAmnesiaIT {
   private static final Duration TTL = Duration.ofSeconds(5);
   private static final String MARKER = "redlock:node-init";
-  /** Written to a node when a client first sees it without its marker: names that empty incarnation. */
+
+  /**
+   * Written to a node when a client first sees it without its marker: names that empty incarnation.
+   */
   private static final String EMPTY_SINCE = "redlock:node-empty";
 
   @Test
@@ -47,15 +50,24 @@ final class NodeAmnesiaIT {
           assertThat(nodes.node(i).command("EXISTS", MARKER)).isEqualTo(0L);
         }
         assertThatThrownBy(() -> redlock.acquire("amnesia:partial", TTL, Duration.ZERO))
-            .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
-              // The round stops once a quorum is impossible, so some replies may still be pending.
-              assertThat(e.outcomes()).noneMatch(o -> o.status() == NodeStatus.GRANTED);
-              assertThat(e.outcomes()).filteredOn(o -> o.status() == NodeStatus.UNINITIALIZED).hasSizeGreaterThanOrEqualTo(2);
-            });
+            .isInstanceOfSatisfying(
+                LockAcquisitionException.class,
+                e -> {
+                  // The round stops once a quorum is impossible, so some replies may still be
+                  // pending.
+                  assertThat(e.outcomes()).noneMatch(o -> o.status() == NodeStatus.GRANTED);
+                  assertThat(e.outcomes())
+                      .filteredOn(o -> o.status() == NodeStatus.UNINITIALIZED)
+                      .hasSizeGreaterThanOrEqualTo(2);
+                });
 
         nodes.node(4).restart();
 
-        try (Lease lease = redlock.acquire("amnesia:partial", TTL, Duration.ofSeconds(2))) { // retries until the client reconnects to node 4
+        try (Lease lease =
+            redlock.acquire(
+                "amnesia:partial",
+                TTL,
+                Duration.ofSeconds(2))) { // retries until the client reconnects to node 4
           assertThat(lease.isValid()).isTrue();
         }
         for (RedisNode node : nodes) {
@@ -77,12 +89,18 @@ final class NodeAmnesiaIT {
       // Nodes 0, 1 and 2 answer; counting the empty node 0 would make a quorum of three. The
       // wait covers the client's reconnect to the restarted node (ERROR until then).
       assertThatThrownBy(() -> redlock.acquire("amnesia:excluded", TTL, Duration.ofSeconds(1)))
-          .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
-            assertThat(e.outcomes().get(0).status()).isEqualTo(NodeStatus.UNINITIALIZED);
-            assertThat(e.outcomes().subList(1, 3)).allMatch(o -> o.status() == NodeStatus.GRANTED || o.status() == NodeStatus.PENDING);
-          });
+          .isInstanceOfSatisfying(
+              LockAcquisitionException.class,
+              e -> {
+                assertThat(e.outcomes().get(0).status()).isEqualTo(NodeStatus.UNINITIALIZED);
+                assertThat(e.outcomes().subList(1, 3))
+                    .allMatch(
+                        o -> o.status() == NodeStatus.GRANTED || o.status() == NodeStatus.PENDING);
+              });
       assertThat(nodes.node(0).command("EXISTS", "amnesia:excluded")).isEqualTo(0L);
-      assertThat(nodes.node(0).command("EXISTS", MARKER)).as("not re-admitted before maxLeaseTtl").isEqualTo(0L);
+      assertThat(nodes.node(0).command("EXISTS", MARKER))
+          .as("not re-admitted before maxLeaseTtl")
+          .isEqualTo(0L);
     }
   }
 
@@ -116,20 +134,28 @@ final class NodeAmnesiaIT {
   @Test
   void restartWithoutData_afterMaxLeaseTtl_isReadmittedAboveEveryToken() {
     try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
-        Redlock redlock = Redlock.create(Cluster.config(nodes).maxLeaseTtl(Duration.ofSeconds(1)).build())) {
+        Redlock redlock =
+            Redlock.create(Cluster.config(nodes).maxLeaseTtl(Duration.ofSeconds(1)).build())) {
       long last = 0;
       for (int i = 0; i < 5; i++) {
-        try (Lease lease = redlock.acquire("amnesia:readmit", Duration.ofMillis(500), LockTiming.RETRY_WAIT)) {
+        try (Lease lease =
+            redlock.acquire("amnesia:readmit", Duration.ofMillis(500), LockTiming.RETRY_WAIT)) {
           last = lease.fencingToken();
         }
       }
       nodes.node(0).restart(Persistence.NONE);
 
-      // Acquires keep going through the other four; one of them re-admits node 0 once its wait is over.
-      await().atMost(Timing.AWAIT).until(() -> {
-        redlock.tryAcquire("amnesia:other", Duration.ofMillis(500)).ifPresent(Lease::release);
-        return Long.valueOf(1).equals(nodes.node(0).command("EXISTS", MARKER));
-      });
+      // Acquires keep going through the other four; one of them re-admits node 0 once its wait is
+      // over.
+      await()
+          .atMost(Timing.AWAIT)
+          .until(
+              () -> {
+                redlock
+                    .tryAcquire("amnesia:other", Duration.ofMillis(500))
+                    .ifPresent(Lease::release);
+                return Long.valueOf(1).equals(nodes.node(0).command("EXISTS", MARKER));
+              });
       long epoch = Long.parseLong((String) nodes.node(0).command("GET", MARKER));
       assertThat(epoch).isGreaterThan(last);
 
@@ -143,10 +169,10 @@ final class NodeAmnesiaIT {
   }
 
   /**
-   * A node wiped, re-admitted by another client, and wiped again must be excluded for
-   * maxLeaseTtl from its second wipe, even by a client whose last look at it was during the
-   * first one. Otherwise that client re-admits it at once and a quorum forms without a lease
-   * the node forgot: two valid leases on one resource.
+   * A node wiped, re-admitted by another client, and wiped again must be excluded for maxLeaseTtl
+   * from its second wipe, even by a client whose last look at it was during the first one.
+   * Otherwise that client re-admits it at once and a quorum forms without a lease the node forgot:
+   * two valid leases on one resource.
    */
   @Test
   void secondWipe_clientThatSawTheFirstOne_excludesTheNodeAgain() {
@@ -155,20 +181,27 @@ final class NodeAmnesiaIT {
     FakeTicker clockA = new FakeTicker();
     FakeTicker clockB = new FakeTicker();
     try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);
-        Redlock a = Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).ticker(clockA).build());
-        Redlock b = Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).ticker(clockB).build());
+        Redlock a =
+            Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).ticker(clockA).build());
+        Redlock b =
+            Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).ticker(clockB).build());
         Redlock holder = Redlock.create(Cluster.config(nodes).maxLeaseTtl(maxLeaseTtl).build())) {
-      holder.acquire("amnesia:warm-up", TTL, LockTiming.RETRY_WAIT).release(); // the deployment is initialized
+      holder
+          .acquire("amnesia:warm-up", TTL, LockTiming.RETRY_WAIT)
+          .release(); // the deployment is initialized
       nodes.node(0).restart(Persistence.NONE);
       seeNodeZeroEmpty(nodes, a);
       seeNodeZeroEmpty(nodes, b);
 
       // B's wait is over: it re-admits node 0.
       clockB.advance(pastReadmission);
-      await().atMost(Timing.AWAIT).until(() -> {
-        b.tryAcquire("amnesia:probe-b", Duration.ofSeconds(1)).ifPresent(Lease::release);
-        return Long.valueOf(1).equals(nodes.node(0).command("EXISTS", MARKER));
-      });
+      await()
+          .atMost(Timing.AWAIT)
+          .until(
+              () -> {
+                b.tryAcquire("amnesia:probe-b", Duration.ofSeconds(1)).ifPresent(Lease::release);
+                return Long.valueOf(1).equals(nodes.node(0).command("EXISTS", MARKER));
+              });
 
       // The holder locks on nodes 0, 1 and 2 (3 and 4 are down, so its requests never reach
       // them); then node 0 forgets it.
@@ -182,8 +215,13 @@ final class NodeAmnesiaIT {
       // A last looked at node 0 during its first wipe, more than maxLeaseTtl ago by its clock.
       // It reconnects to the restarted nodes and sees node 0 empty again.
       clockA.advance(pastReadmission);
-      await().atMost(Timing.AWAIT).until(() -> a.tryAcquire("amnesia:probe-a", Duration.ofSeconds(1))
-          .map(lease -> lease.release() || true).orElse(false));
+      await()
+          .atMost(Timing.AWAIT)
+          .until(
+              () ->
+                  a.tryAcquire("amnesia:probe-a", Duration.ofSeconds(1))
+                      .map(lease -> lease.release() || true)
+                      .orElse(false));
       int attemptsAfterFirstSeen = 0;
       Lease stolen = null;
       long deadline = System.nanoTime() + Timing.AWAIT.toNanos();
@@ -196,27 +234,32 @@ final class NodeAmnesiaIT {
 
       assertThat(stolen).as("granted while the holder's lease is valid").isNull();
       assertThat(attemptsAfterFirstSeen).as("the client saw node 0's second wipe").isEqualTo(20);
-      assertThat(nodes.node(0).command("EXISTS", MARKER)).as("node 0 re-admitted at once").isEqualTo(0L);
+      assertThat(nodes.node(0).command("EXISTS", MARKER))
+          .as("node 0 re-admitted at once")
+          .isEqualTo(0L);
       assertThat(held.isValid()).isTrue();
     }
   }
 
   /**
-   * Makes {@code client} see node 0 without its marker: with nodes 3 and 4 paused, its attempt
-   * can decide only after node 0's reply has arrived (and been observed).
+   * Makes {@code client} see node 0 without its marker: with nodes 3 and 4 paused, its attempt can
+   * decide only after node 0's reply has arrived (and been observed).
    */
   private static void seeNodeZeroEmpty(RedisNodes nodes, Redlock client) {
     nodes.node(3).pause();
     nodes.node(4).pause();
     try {
-      await().atMost(Timing.AWAIT).until(() -> {
-        try {
-          client.acquire("amnesia:look", TTL, Duration.ZERO).release();
-          return false;
-        } catch (LockAcquisitionException e) {
-          return e.outcomes().get(0).status() == NodeStatus.UNINITIALIZED;
-        }
-      });
+      await()
+          .atMost(Timing.AWAIT)
+          .until(
+              () -> {
+                try {
+                  client.acquire("amnesia:look", TTL, Duration.ZERO).release();
+                  return false;
+                } catch (LockAcquisitionException e) {
+                  return e.outcomes().get(0).status() == NodeStatus.UNINITIALIZED;
+                }
+              });
     } finally {
       nodes.node(3).resume();
       nodes.node(4).resume();

@@ -16,12 +16,17 @@ final class NodeMembershipIT {
   @Test
   void initializeIfNew_nodeSlowerThanNodeTimeout_stillMarksEveryNode() throws Exception {
     try (RedisNodes redis = RedisNodes.start(5)) {
-      RedlockConfig config = RedlockConfig.builder().nodes(redis.uris())
-          .nodeTimeout(Duration.ofMillis(50)).connectTimeout(Duration.ofSeconds(10)).build();
+      RedlockConfig config =
+          RedlockConfig.builder()
+              .nodes(redis.uris())
+              .nodeTimeout(Duration.ofMillis(50))
+              .connectTimeout(Duration.ofSeconds(10))
+              .build();
       LettuceNodeDriver driver = LettuceNodeDriver.open(config);
       driver.connect(Duration.ofSeconds(10));
-      NodeMembership membership = new NodeMembership(new Nodes(driver, config), config, System::currentTimeMillis,
-          () -> "unused");
+      NodeMembership membership =
+          new NodeMembership(
+              new Nodes(driver, config), config, System::currentTimeMillis, () -> "unused");
 
       // Node 4 stalls for far longer than a lock operation's timeout while the deployment is
       // set up: a probe or mark that gave up after 50 ms would leave it unmarked, and it

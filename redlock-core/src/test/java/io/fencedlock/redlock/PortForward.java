@@ -24,7 +24,8 @@ final class PortForward implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Thread acceptor = new Thread(() -> accept(targetPort), "port-forward-" + listener.getLocalPort());
+    Thread acceptor =
+        new Thread(() -> accept(targetPort), "port-forward-" + listener.getLocalPort());
     acceptor.setDaemon(true);
     acceptor.start();
   }
@@ -49,16 +50,20 @@ final class PortForward implements AutoCloseable {
   }
 
   private static void pipe(Socket from, Socket to) {
-    Thread copier = new Thread(() -> {
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        in.transferTo(out);
-      } catch (IOException ended) {
-        // one side closed: the other is closed below
-      } finally {
-        closeQuietly(to);
-        closeQuietly(from);
-      }
-    }, "port-forward-pipe");
+    Thread copier =
+        new Thread(
+            () -> {
+              try (InputStream in = from.getInputStream();
+                  OutputStream out = to.getOutputStream()) {
+                in.transferTo(out);
+              } catch (IOException ended) {
+                // one side closed: the other is closed below
+              } finally {
+                closeQuietly(to);
+                closeQuietly(from);
+              }
+            },
+            "port-forward-pipe");
     copier.setDaemon(true);
     copier.start();
   }

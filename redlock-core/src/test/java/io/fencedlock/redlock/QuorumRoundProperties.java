@@ -18,16 +18,21 @@ final class QuorumRoundProperties {
 
   @Property
   void decision_anyArrivalOrder_matchesFirstDecisivePrefix(
-      @ForAll("statuses") List<NodeStatus> arrivals, @ForAll @IntRange(min = 1, max = 9) int needed) {
+      @ForAll("statuses") List<NodeStatus> arrivals,
+      @ForAll @IntRange(min = 1, max = 9) int needed) {
     int n = arrivals.size();
     List<Integer> participants = IntStream.range(0, n).boxed().toList();
     List<CompletableFuture<NodeReply>> calls = new ArrayList<>();
     participants.forEach(i -> calls.add(new CompletableFuture<>()));
 
-    CompletableFuture<QuorumRound.Result> decision = QuorumRound.decide(participants, calls, needed);
+    CompletableFuture<QuorumRound.Result> decision =
+        QuorumRound.decide(participants, calls, needed);
     for (int i = 0; i < n; i++) {
       NodeStatus status = arrivals.get(i);
-      calls.get(i).complete(status == NodeStatus.GRANTED ? NodeReply.granted(i, i) : NodeReply.of(i, status, ""));
+      calls
+          .get(i)
+          .complete(
+              status == NodeStatus.GRANTED ? NodeReply.granted(i, i) : NodeReply.of(i, status, ""));
     }
 
     Expected expected = expected(arrivals, needed);
@@ -66,7 +71,14 @@ final class QuorumRoundProperties {
 
   @Provide
   Arbitrary<List<NodeStatus>> statuses() {
-    return Arbitraries.of(NodeStatus.GRANTED, NodeStatus.REFUSED, NodeStatus.TIMED_OUT, NodeStatus.ERROR, NodeStatus.UNINITIALIZED)
-        .list().ofMinSize(1).ofMaxSize(9);
+    return Arbitraries.of(
+            NodeStatus.GRANTED,
+            NodeStatus.REFUSED,
+            NodeStatus.TIMED_OUT,
+            NodeStatus.ERROR,
+            NodeStatus.UNINITIALIZED)
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(9);
   }
 }

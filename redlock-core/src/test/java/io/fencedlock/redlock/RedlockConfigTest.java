@@ -12,10 +12,15 @@ final class RedlockConfigTest {
 
   @Test
   void build_fiveNodes_derivesQuorumOfThreeAndDefaults() {
-    RedlockConfig config = RedlockConfig.builder()
-        .nodes("redis://127.0.0.1:7001", "redis://127.0.0.1:7002", "redis://127.0.0.1:7003",
-            "redis://127.0.0.1:7004", "redis://127.0.0.1:7005")
-        .build();
+    RedlockConfig config =
+        RedlockConfig.builder()
+            .nodes(
+                "redis://127.0.0.1:7001",
+                "redis://127.0.0.1:7002",
+                "redis://127.0.0.1:7003",
+                "redis://127.0.0.1:7004",
+                "redis://127.0.0.1:7005")
+            .build();
 
     assertThat(config.quorum()).isEqualTo(3);
     assertThat(config.keyPrefix()).isEmpty();
@@ -42,7 +47,10 @@ final class RedlockConfigTest {
 
   @Test
   void nodes_duplicateHostAndPort_throws() {
-    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://127.0.0.1:7001", "redis://:pw@127.0.0.1:7001"))
+    assertThatThrownBy(
+            () ->
+                RedlockConfig.builder()
+                    .nodes("redis://127.0.0.1:7001", "redis://:pw@127.0.0.1:7001"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nodes[1] duplicates");
   }
@@ -50,43 +58,61 @@ final class RedlockConfigTest {
   @Test
   void nodes_sameServerDifferentDatabase_throws() {
     // One server with three databases would make a quorum of three "nodes" on its own.
-    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://127.0.0.1:7001/0", "redis://127.0.0.1:7001/1"))
+    assertThatThrownBy(
+            () ->
+                RedlockConfig.builder()
+                    .nodes("redis://127.0.0.1:7001/0", "redis://127.0.0.1:7001/1"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nodes[1] duplicates nodes[0]");
   }
 
   @Test
   void nodes_oneLoopbackServerByThreeNames_throws() {
-    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://localhost:7001", "redis://127.0.0.1:7001"))
+    assertThatThrownBy(
+            () -> RedlockConfig.builder().nodes("redis://localhost:7001", "redis://127.0.0.1:7001"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nodes[1] duplicates nodes[0]");
-    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://127.0.0.1:7001", "redis://[::1]:7001"))
+    assertThatThrownBy(
+            () -> RedlockConfig.builder().nodes("redis://127.0.0.1:7001", "redis://[::1]:7001"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nodes[1] duplicates nodes[0]");
-    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://[::1]:7001", "redis://LOCALHOST:7002", "redis://localhost:7001"))
+    assertThatThrownBy(
+            () ->
+                RedlockConfig.builder()
+                    .nodes(
+                        "redis://[::1]:7001", "redis://LOCALHOST:7002", "redis://localhost:7001"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nodes[2] duplicates nodes[0]");
   }
 
   @Test
   void nodes_distinctSocketPaths_areThreeNodes() {
-    RedlockConfig config = RedlockConfig.builder()
-        .nodes("redis-socket:///tmp/fencedlock-a.sock", "redis-socket:///tmp/fencedlock-b.sock", "redis-socket:///tmp/fencedlock-c.sock")
-        .build();
+    RedlockConfig config =
+        RedlockConfig.builder()
+            .nodes(
+                "redis-socket:///tmp/fencedlock-a.sock",
+                "redis-socket:///tmp/fencedlock-b.sock",
+                "redis-socket:///tmp/fencedlock-c.sock")
+            .build();
     assertThat(config.quorum()).isEqualTo(2);
   }
 
   @Test
   void nodes_oneSocketPathTwice_throws() {
-    assertThatThrownBy(() -> RedlockConfig.builder()
-            .nodes("redis-socket:///tmp/fencedlock-a.sock", "redis-socket:///tmp/./fencedlock-a.sock"))
+    assertThatThrownBy(
+            () ->
+                RedlockConfig.builder()
+                    .nodes(
+                        "redis-socket:///tmp/fencedlock-a.sock",
+                        "redis-socket:///tmp/./fencedlock-a.sock"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nodes[1] duplicates nodes[0]");
   }
 
   @Test
   void nodes_sentinelUri_throwsBecauseRedlockNeedsIndependentMasters() {
-    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis-sentinel://127.0.0.1:26379#mymaster"))
+    assertThatThrownBy(
+            () -> RedlockConfig.builder().nodes("redis-sentinel://127.0.0.1:26379#mymaster"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nodes[0]")
         .hasMessageContaining("Sentinel");
@@ -101,14 +127,16 @@ final class RedlockConfigTest {
 
   @Test
   void nodes_blankEntry_throws() {
-    assertThatThrownBy(() -> RedlockConfig.builder().nodes(Arrays.asList("redis://127.0.0.1:7001", " ")))
+    assertThatThrownBy(
+            () -> RedlockConfig.builder().nodes(Arrays.asList("redis://127.0.0.1:7001", " ")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nodes[1]");
   }
 
   @Test
   void build_withoutNodes_throwsIllegalState() {
-    assertThatThrownBy(() -> RedlockConfig.builder().build()).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> RedlockConfig.builder().build())
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test
@@ -121,36 +149,52 @@ final class RedlockConfigTest {
 
   @Test
   void durations_negativeOrZero_throwNamingParameter() {
-    assertThatThrownBy(() -> RedlockConfig.builder().nodeTimeout(Duration.ZERO)).hasMessageContaining("nodeTimeout");
-    assertThatThrownBy(() -> RedlockConfig.builder().connectTimeout(Duration.ofMillis(-1))).hasMessageContaining("connectTimeout");
-    assertThatThrownBy(() -> RedlockConfig.builder().retryDelay(Duration.ofMillis(-1))).hasMessageContaining("retryDelay");
-    assertThatThrownBy(() -> RedlockConfig.builder().retryJitter(Duration.ofMillis(-1))).hasMessageContaining("retryJitter");
-    assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(Duration.ZERO)).hasMessageContaining("maxLeaseTtl");
-    assertThatThrownBy(() -> RedlockConfig.builder().maxExtensions(-1)).hasMessageContaining("maxExtensions");
-    assertThatThrownBy(() -> RedlockConfig.builder().maxLocalHandoffs(-1)).hasMessageContaining("maxLocalHandoffs");
+    assertThatThrownBy(() -> RedlockConfig.builder().nodeTimeout(Duration.ZERO))
+        .hasMessageContaining("nodeTimeout");
+    assertThatThrownBy(() -> RedlockConfig.builder().connectTimeout(Duration.ofMillis(-1)))
+        .hasMessageContaining("connectTimeout");
+    assertThatThrownBy(() -> RedlockConfig.builder().retryDelay(Duration.ofMillis(-1)))
+        .hasMessageContaining("retryDelay");
+    assertThatThrownBy(() -> RedlockConfig.builder().retryJitter(Duration.ofMillis(-1)))
+        .hasMessageContaining("retryJitter");
+    assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(Duration.ZERO))
+        .hasMessageContaining("maxLeaseTtl");
+    assertThatThrownBy(() -> RedlockConfig.builder().maxExtensions(-1))
+        .hasMessageContaining("maxExtensions");
+    assertThatThrownBy(() -> RedlockConfig.builder().maxLocalHandoffs(-1))
+        .hasMessageContaining("maxLocalHandoffs");
   }
 
   @Test
   void durations_beyondTheirRange_throwNamingParameter() {
     Duration centuries = Duration.ofDays(365L * 300);
-    assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(centuries)).hasMessageContaining("maxLeaseTtl");
-    assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(Duration.ofDays(8))).hasMessageContaining("maxLeaseTtl");
-    assertThatThrownBy(() -> RedlockConfig.builder().nodeTimeout(centuries)).hasMessageContaining("nodeTimeout");
-    assertThatThrownBy(() -> RedlockConfig.builder().connectTimeout(centuries)).hasMessageContaining("connectTimeout");
-    assertThatThrownBy(() -> RedlockConfig.builder().retryDelay(centuries)).hasMessageContaining("retryDelay");
-    assertThatThrownBy(() -> RedlockConfig.builder().retryJitter(centuries)).hasMessageContaining("retryJitter");
+    assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(centuries))
+        .hasMessageContaining("maxLeaseTtl");
+    assertThatThrownBy(() -> RedlockConfig.builder().maxLeaseTtl(Duration.ofDays(8)))
+        .hasMessageContaining("maxLeaseTtl");
+    assertThatThrownBy(() -> RedlockConfig.builder().nodeTimeout(centuries))
+        .hasMessageContaining("nodeTimeout");
+    assertThatThrownBy(() -> RedlockConfig.builder().connectTimeout(centuries))
+        .hasMessageContaining("connectTimeout");
+    assertThatThrownBy(() -> RedlockConfig.builder().retryDelay(centuries))
+        .hasMessageContaining("retryDelay");
+    assertThatThrownBy(() -> RedlockConfig.builder().retryJitter(centuries))
+        .hasMessageContaining("retryJitter");
     assertThat(RedlockConfig.builder().maxLeaseTtl(Duration.ofDays(7))).isNotNull();
   }
 
   @Test
   void keyPrefix_reservedForTheNodesOwnKeys_throws() {
-    assertThatThrownBy(() -> RedlockConfig.builder().keyPrefix("redlock:node-")).hasMessageContaining("keyPrefix");
+    assertThatThrownBy(() -> RedlockConfig.builder().keyPrefix("redlock:node-"))
+        .hasMessageContaining("keyPrefix");
   }
 
   @Test
   void driftFactor_outOfRange_throws() {
-    assertThatThrownBy(() -> RedlockConfig.builder().driftFactor(-0.1)).hasMessageContaining("driftFactor");
-    assertThatThrownBy(() -> RedlockConfig.builder().driftFactor(0.5)).hasMessageContaining("driftFactor");
+    assertThatThrownBy(() -> RedlockConfig.builder().driftFactor(-0.1))
+        .hasMessageContaining("driftFactor");
+    assertThatThrownBy(() -> RedlockConfig.builder().driftFactor(0.5))
+        .hasMessageContaining("driftFactor");
   }
 
   private static RedlockConfig nodes(int count) {

@@ -1,12 +1,11 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -55,14 +54,22 @@ final class RedlockIT {
     assertThat(lease.fencingToken()).isPositive();
     assertThat(lease.remainingValidity()).isPositive().isLessThanOrEqualTo(TTL.minusMillis(102));
     // The key on the wire is exactly the resource name, holding the owner id (interoperable).
-    await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
-    assertThat(Cluster.holdingValue(nodes, "{" + resource + "}:fence", Long.toString(lease.fencingToken())))
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
+    assertThat(
+            Cluster.holdingValue(
+                nodes, "{" + resource + "}:fence", Long.toString(lease.fencingToken())))
         .isGreaterThanOrEqualTo(3);
 
     assertThat(lease.release()).isTrue();
-    assertThat(Cluster.holding(nodes, resource)).as("release returns once a quorum deleted").isLessThanOrEqualTo(2);
+    assertThat(Cluster.holding(nodes, resource))
+        .as("release returns once a quorum deleted")
+        .isLessThanOrEqualTo(2);
     Cluster.awaitNoKey(nodes, resource);
-    assertThat(Cluster.holding(nodes, "{" + resource + "}:fence")).as("fence keys survive").isGreaterThanOrEqualTo(3);
+    assertThat(Cluster.holding(nodes, "{" + resource + "}:fence"))
+        .as("fence keys survive")
+        .isGreaterThanOrEqualTo(3);
   }
 
   @Test
@@ -82,7 +89,8 @@ final class RedlockIT {
   void tryAcquire_refusedByEveryNode_sendsNoCleanupThere() {
     try (Lease held = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThat(scriptCallsOfRefusedTryAcquire(redlock, held))
-          .as("one acquire script per node, no release where nothing was locked").isEqualTo(5);
+          .as("one acquire script per node, no release where nothing was locked")
+          .isEqualTo(5);
     }
   }
 
@@ -92,17 +100,20 @@ final class RedlockIT {
     try (Redlock plain = Redlock.create(Cluster.config(nodes).fencing(false).build());
         Lease held = plain.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThat(scriptCallsOfRefusedTryAcquire(plain, held))
-          .as("a compare-and-delete on every node, the SET NX is no script").isEqualTo(5);
+          .as("a compare-and-delete on every node, the SET NX is no script")
+          .isEqualTo(5);
       assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(5);
     }
   }
 
   /**
-   * Once {@code held} is on every node, how many scripts the nodes run for a {@code tryAcquire}
-   * of the same resource through {@code client}, which must be refused.
+   * Once {@code held} is on every node, how many scripts the nodes run for a {@code tryAcquire} of
+   * the same resource through {@code client}, which must be refused.
    */
   private long scriptCallsOfRefusedTryAcquire(Redlock client, Lease held) {
-    await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, held.ownerId()) == 5);
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> Cluster.holdingValue(nodes, resource, held.ownerId()) == 5);
     long before = Cluster.evalshaCalls(nodes);
     assertThat(client.tryAcquire(resource, TTL)).isEmpty();
     return Cluster.evalshaCalls(nodes) - before;
@@ -112,12 +123,16 @@ final class RedlockIT {
   void acquire_heldForLongerThanMaxWait_throwsWithRefusals() {
     try (Lease held = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(300)))
-          .isInstanceOfSatisfying(LockAcquisitionException.class, e -> {
-            assertThat(e.attempts()).isGreaterThan(1);
-            assertThat(e.outcomes()).hasSize(5);
-            assertThat(e.outcomes()).filteredOn(o -> o.status() == NodeStatus.REFUSED).hasSizeGreaterThanOrEqualTo(3);
-            assertThat(e.getMessage()).contains(resource).contains("REFUSED");
-          });
+          .isInstanceOfSatisfying(
+              LockAcquisitionException.class,
+              e -> {
+                assertThat(e.attempts()).isGreaterThan(1);
+                assertThat(e.outcomes()).hasSize(5);
+                assertThat(e.outcomes())
+                    .filteredOn(o -> o.status() == NodeStatus.REFUSED)
+                    .hasSizeGreaterThanOrEqualTo(3);
+                assertThat(e.getMessage()).contains(resource).contains("REFUSED");
+              });
       assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(5);
     }
   }
@@ -145,17 +160,24 @@ final class RedlockIT {
     assertThat(lease.fencingToken()).isEqualTo(token);
     assertThat(lease.remainingValidity()).isGreaterThan(Duration.ofSeconds(20));
     // extend returns at the third confirmation; the other two land just after
-    await().atMost(Timing.AWAIT).until(() -> nodes.nodes().stream()
-        .allMatch(node -> (Long) node.command("PTTL", resource) > 20_000L));
+    await()
+        .atMost(Timing.AWAIT)
+        .until(
+            () ->
+                nodes.nodes().stream()
+                    .allMatch(node -> (Long) node.command("PTTL", resource) > 20_000L));
     lease.release();
   }
 
   @Test
   void extend_afterExpiry_throwsAndRecreatesNothing() {
     Lease lease = redlock.acquire(resource, Duration.ofMillis(150), LockTiming.RETRY_WAIT);
-    await().atMost(Timing.AWAIT).until(() -> !lease.isValid() && Cluster.holding(nodes, resource) == 0);
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> !lease.isValid() && Cluster.holding(nodes, resource) == 0);
 
-    assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(10))).isInstanceOf(LockExpiredException.class);
+    assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(10)))
+        .isInstanceOf(LockExpiredException.class);
 
     assertThat(Cluster.holding(nodes, resource)).isZero();
   }
@@ -164,7 +186,9 @@ final class RedlockIT {
   void extend_keyDeletedOnAMajority_returnsFalseAndRecreatesNothing() {
     Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
     // acquire returns at the third grant; a later SET must not land after the DELs below.
-    await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
     for (int i = 0; i < 3; i++) {
       nodes.node(i).command("DEL", resource);
     }
@@ -186,7 +210,9 @@ final class RedlockIT {
     assertThat(stale.release()).isFalse();
 
     // acquire returns at the third grant; the other two SETs land just after
-    await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, current.ownerId()) == 5);
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> Cluster.holdingValue(nodes, resource, current.ownerId()) == 5);
     assertThat(current.fencingToken()).isGreaterThan(stale.fencingToken());
     current.release();
   }
@@ -217,7 +243,8 @@ final class RedlockIT {
   void acquire_foreignClientHoldsKeyOnMajority_isRefused() {
     // Another Redlock client (node-redlock, redsync, ...) sets the same key with its own value.
     for (int i = 0; i < 3; i++) {
-      assertThat(nodes.node(i).command("SET", resource, "foreign-owner", "NX", "PX", "10000")).isEqualTo("OK");
+      assertThat(nodes.node(i).command("SET", resource, "foreign-owner", "NX", "PX", "10000"))
+          .isEqualTo("OK");
     }
 
     assertThat(redlock.tryAcquire(resource, TTL)).isEmpty();
@@ -235,7 +262,9 @@ final class RedlockIT {
       assertThat(lease.isFenced()).isFalse();
       assertThatThrownBy(lease::fencingToken).isInstanceOf(IllegalStateException.class);
       // acquire returns at the third grant; the other two SETs land just after
-      await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
       assertThat(Cluster.holding(nodes, "{" + resource + "}:fence")).isZero();
       // A foreign client's SET NX fails while we hold it, and our fenced client is refused too.
       assertThat(nodes.node(0).command("SET", resource, "foreign", "NX", "PX", "10000")).isNull();
@@ -246,30 +275,50 @@ final class RedlockIT {
 
   @Test
   void arguments_invalid_throwIllegalArgumentNamingTheParameter() {
-    assertThatThrownBy(() -> redlock.tryAcquire(" ", TTL)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("resource");
-    assertThatThrownBy(() -> redlock.tryAcquire(null, TTL)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("resource");
-    assertThatThrownBy(() -> redlock.tryAcquire(resource, Duration.ofMillis(2))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
-    assertThatThrownBy(() -> redlock.tryAcquire(resource, Duration.ofHours(1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxLeaseTtl");
-    assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxWait");
-    assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofDays(365L * 300))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxWait");
+    assertThatThrownBy(() -> redlock.tryAcquire(" ", TTL))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("resource");
+    assertThatThrownBy(() -> redlock.tryAcquire(null, TTL))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("resource");
+    assertThatThrownBy(() -> redlock.tryAcquire(resource, Duration.ofMillis(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ttl");
+    assertThatThrownBy(() -> redlock.tryAcquire(resource, Duration.ofHours(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxLeaseTtl");
+    assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxWait");
+    assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofDays(365L * 300)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxWait");
     try (Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
-      assertThatThrownBy(() -> lease.extend(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
-      assertThatThrownBy(() -> lease.extend(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
+      assertThatThrownBy(() -> lease.extend(Duration.ZERO))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("ttl");
+      assertThatThrownBy(() -> lease.extend(Duration.ofMillis(-5)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("ttl");
     }
   }
 
   @Test
   void acquire_reservedResourceNames_throwIllegalArgumentAndTouchNothing() {
     // "{a}" would share its fence key with "a"; the others are "a"'s fence key and a node key.
-    for (String reserved : List.of("{a}", "{a}:fence", "redlock:node-init", "redlock:node-max-token")) {
+    for (String reserved :
+        List.of("{a}", "{a}:fence", "redlock:node-init", "redlock:node-max-token")) {
       assertThatThrownBy(() -> redlock.tryAcquire(reserved, TTL))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("resource '" + reserved + "' is reserved");
-      assertThatThrownBy(() -> redlock.acquireAsync(reserved, TTL, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> redlock.acquireAsync(reserved, TTL, Duration.ZERO))
+          .isInstanceOf(IllegalArgumentException.class);
     }
     try (Lease lease = redlock.acquire("a", TTL, LockTiming.RETRY_WAIT)) {
       assertThat(lease.fencingToken()).isPositive();
-      assertThat(Cluster.holding(nodes, "{a}:fence")).as("its fence key, on a quorum").isGreaterThanOrEqualTo(3);
+      assertThat(Cluster.holding(nodes, "{a}:fence"))
+          .as("its fence key, on a quorum")
+          .isGreaterThanOrEqualTo(3);
     }
   }
 
@@ -310,7 +359,9 @@ final class RedlockIT {
     try (Redlock capped = Redlock.create(Cluster.config(nodes).maxExtensions(1).build());
         Lease lease = capped.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
       assertThat(lease.extend(TTL)).isTrue();
-      assertThatThrownBy(() -> lease.extend(TTL)).isInstanceOf(IllegalStateException.class).hasMessageContaining("maxExtensions");
+      assertThatThrownBy(() -> lease.extend(TTL))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("maxExtensions");
     }
   }
 
@@ -323,12 +374,16 @@ final class RedlockIT {
     extra.close();
 
     await().atMost(Timing.AWAIT).until(() -> redlockThreads() <= before);
-    assertThatThrownBy(() -> extra.tryAcquire(resource, TTL)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> extra.tryAcquire(resource, TTL))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   private static long redlockThreads() {
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.isAlive() && (t.getName().startsWith("lettuce") || t.getName().startsWith("redlock")))
+        .filter(
+            t ->
+                t.isAlive()
+                    && (t.getName().startsWith("lettuce") || t.getName().startsWith("redlock")))
         .count();
   }
 }

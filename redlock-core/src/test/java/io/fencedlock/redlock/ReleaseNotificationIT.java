@@ -1,10 +1,10 @@
 package io.fencedlock.redlock;
 
-import io.fencedlock.testkit.support.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 /**
- * Waiting acquires hear about releases over pub/sub. The retry delay is far longer than the
- * await bound, so a waiter granted within the bound was woken by the notification. Holders and
- * waiters share one client here, with local handoffs off so that releases are announced
- * (HandoffIT covers handoffs).
+ * Waiting acquires hear about releases over pub/sub. The retry delay is far longer than the await
+ * bound, so a waiter granted within the bound was woken by the notification. Holders and waiters
+ * share one client here, with local handoffs off so that releases are announced (HandoffIT covers
+ * handoffs).
  */
 final class ReleaseNotificationIT {
   private static final Duration TTL = Duration.ofSeconds(30);
@@ -29,13 +29,15 @@ final class ReleaseNotificationIT {
   @BeforeAll
   static void startNodes() {
     nodes = RedisNodes.start(5);
-    redlock = Redlock.create(RedlockConfig.builder()
-        .nodes(nodes.uris())
-        .nodeTimeout(LockTiming.NODE_TIMEOUT)
-        .retryDelay(NEVER_IN_THIS_TEST)
-        .retryJitter(Duration.ZERO)
-        .maxLocalHandoffs(0)
-        .build());
+    redlock =
+        Redlock.create(
+            RedlockConfig.builder()
+                .nodes(nodes.uris())
+                .nodeTimeout(LockTiming.NODE_TIMEOUT)
+                .retryDelay(NEVER_IN_THIS_TEST)
+                .retryJitter(Duration.ZERO)
+                .maxLocalHandoffs(0)
+                .build());
   }
 
   @AfterAll
@@ -45,10 +47,14 @@ final class ReleaseNotificationIT {
   }
 
   @Test
-  void acquire_heldLockReleased_grantedWithoutWaitingForTheRetryDelay(TestInfo test) throws Exception {
+  void acquire_heldLockReleased_grantedWithoutWaitingForTheRetryDelay(TestInfo test)
+      throws Exception {
     String resource = "notify:" + test.getDisplayName();
     Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
-    CompletableFuture<Lease> waiter = redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+    CompletableFuture<Lease> waiter =
+        redlock
+            .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+            .toCompletableFuture();
     await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 5);
 
     holder.release();
@@ -59,39 +65,62 @@ final class ReleaseNotificationIT {
   }
 
   /**
-   * A release that first reaches only a minority must not wake the waiter: a retry then would
-   * fail on the paused majority and sleep until its (endless) retry delay, deaf to the same
-   * release's later copies. Unfenced, every attempt sends exactly one SET to every node, so
-   * node 0's SET count counts the waiter's attempts: after the release, exactly one, once the
-   * quorum-th copy has arrived.
+   * A release that first reaches only a minority must not wake the waiter: a retry then would fail
+   * on the paused majority and sleep until its (endless) retry delay, deaf to the same release's
+   * later copies. Unfenced, every attempt sends exactly one SET to every node, so node 0's SET
+   * count counts the waiter's attempts: after the release, exactly one, once the quorum-th copy has
+   * arrived.
    */
   @Test
-  void acquire_releaseReachesAMinorityFirst_triesOnceAQuorumHasReleased(TestInfo test) throws Exception {
+  void acquire_releaseReachesAMinorityFirst_triesOnceAQuorumHasReleased(TestInfo test)
+      throws Exception {
     String resource = "notify:" + test.getDisplayName();
     // Long enough that the one retry, sent to five live nodes, does not time out on a loaded
     // machine: nothing but the endless retry delay would wake the waiter again.
     Duration nodeTimeout = Timing.scaled(Duration.ofSeconds(1));
-    try (Redlock patient = Redlock.create(RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(nodeTimeout)
-        .fencing(false).retryDelay(NEVER_IN_THIS_TEST).retryJitter(Duration.ZERO).maxLocalHandoffs(0).build())) {
+    try (Redlock patient =
+        Redlock.create(
+            RedlockConfig.builder()
+                .nodes(nodes.uris())
+                .nodeTimeout(nodeTimeout)
+                .fencing(false)
+                .retryDelay(NEVER_IN_THIS_TEST)
+                .retryJitter(Duration.ZERO)
+                .maxLocalHandoffs(0)
+                .build())) {
       long setsBefore = Cluster.commandCalls(nodes.node(0), "set");
       Lease holder = patient.acquire(resource, TTL, LockTiming.RETRY_WAIT);
       CompletableFuture<Lease> waiter =
-          patient.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+          patient
+              .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+              .toCompletableFuture();
       // The holder's SET and the waiter's two attempts (the first, and the one once subscribed).
-      await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 5
-          && Cluster.commandCalls(nodes.node(0), "set") == setsBefore + 3);
+      await()
+          .atMost(Timing.AWAIT)
+          .until(
+              () ->
+                  subscribers(resource) == 5
+                      && Cluster.commandCalls(nodes.node(0), "set") == setsBefore + 3);
       nodes.node(2).pause();
       nodes.node(3).pause();
       nodes.node(4).pause();
 
       holder.releaseAsync(); // deleted and announced at once on nodes 0 and 1 only
-      await().atMost(Timing.AWAIT).until(() -> Cluster.holding(nodes.node(0), resource) + Cluster.holding(nodes.node(1), resource) == 0);
+      await()
+          .atMost(Timing.AWAIT)
+          .until(
+              () ->
+                  Cluster.holding(nodes.node(0), resource)
+                          + Cluster.holding(nodes.node(1), resource)
+                      == 0);
       nodes.node(2).resume();
       nodes.node(3).resume();
       nodes.node(4).resume();
 
       Lease granted = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-      assertThat(Cluster.commandCalls(nodes.node(0), "set") - setsBefore).as("SETs on node 0").isEqualTo(4);
+      assertThat(Cluster.commandCalls(nodes.node(0), "set") - setsBefore)
+          .as("SETs on node 0")
+          .isEqualTo(4);
       granted.release();
     }
   }
@@ -100,7 +129,10 @@ final class ReleaseNotificationIT {
   void acquire_releasedWhileSubscribing_stillGranted(TestInfo test) throws Exception {
     String resource = "notify:" + test.getDisplayName();
     Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
-    CompletableFuture<Lease> waiter = redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+    CompletableFuture<Lease> waiter =
+        redlock
+            .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+            .toCompletableFuture();
 
     holder.release(); // may land before, during or after the waiter subscribes
 
@@ -113,14 +145,24 @@ final class ReleaseNotificationIT {
   void acquire_granted_unsubscribesFromEveryNode(TestInfo test) throws Exception {
     String resource = "notify:" + test.getDisplayName();
     Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
-    CompletableFuture<Lease> first = redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
-    CompletableFuture<Lease> second = redlock.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+    CompletableFuture<Lease> first =
+        redlock
+            .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+            .toCompletableFuture();
+    CompletableFuture<Lease> second =
+        redlock
+            .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+            .toCompletableFuture();
     await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 5);
 
     holder.release();
-    Lease next = CompletableFuture.anyOf(first, second).thenApply(Lease.class::cast).get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+    Lease next =
+        CompletableFuture.anyOf(first, second)
+            .thenApply(Lease.class::cast)
+            .get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
     next.release();
-    List.of(first, second).forEach(f -> f.thenAccept(Lease::releaseAsync)); // never block on an I/O thread
+    List.of(first, second)
+        .forEach(f -> f.thenAccept(Lease::releaseAsync)); // never block on an I/O thread
     CompletableFuture.allOf(first, second).get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
 
     await().atMost(Timing.AWAIT).until(() -> subscribers(resource) == 0);

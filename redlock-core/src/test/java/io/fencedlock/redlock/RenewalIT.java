@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
@@ -21,8 +20,11 @@ import org.junit.jupiter.api.TestInfo;
 /** Leases kept alive by renewal, and the signal when renewal cannot keep them. */
 final class RenewalIT {
   /** Short, so that many renewals happen while a test runs; far above loopback latency. */
-  /** Renewal needs room: a renewal window closes two node timeouts and 5 % before the validity does. */
+  /**
+   * Renewal needs room: a renewal window closes two node timeouts and 5 % before the validity does.
+   */
   private static final Duration TTL = Timing.scaled(Duration.ofSeconds(1));
+
   private static RedisNodes nodes;
   private Redlock redlock;
   private String resource;
@@ -51,10 +53,14 @@ final class RenewalIT {
 
   @Test
   void keepAlive_overTenTimesTheTtl_staysValidAndReleasesCleanly() {
-    Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
+    Lease lease =
+        redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
 
-    await().during(TTL.multipliedBy(10)).atMost(TTL.multipliedBy(12))
-        .until(() -> lease.isValid() && Cluster.holdingValue(nodes, resource, lease.ownerId()) >= 3);
+    await()
+        .during(TTL.multipliedBy(10))
+        .atMost(TTL.multipliedBy(12))
+        .until(
+            () -> lease.isValid() && Cluster.holdingValue(nodes, resource, lease.ownerId()) >= 3);
 
     assertThat(lease.release()).isTrue();
     Cluster.awaitNoKey(nodes, resource);
@@ -63,7 +69,8 @@ final class RenewalIT {
 
   @Test
   void keepAlive_majorityPaused_signalsLossBeforeTheValidityRunsOut() {
-    Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
+    Lease lease =
+        redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
     List<String> events = new CopyOnWriteArrayList<>();
     CompletableFuture<LeaseLoss> lost = lease.lost().toCompletableFuture();
     lost.thenAccept(loss -> events.add("lost, valid=" + lease.isValid()));
@@ -76,13 +83,17 @@ final class RenewalIT {
     assertThat(loss.reason()).isEqualTo(LeaseLoss.Reason.RENEWAL_FAILED);
     assertThat(loss.validityLeft()).as("the signal came while validity was left").isPositive();
     assertThat(events).containsExactly("lost, valid=false");
-    assertThatThrownBy(lease::checkValid).isInstanceOf(LockExpiredException.class).hasMessageContaining("lost");
+    assertThatThrownBy(lease::checkValid)
+        .isInstanceOf(LockExpiredException.class)
+        .hasMessageContaining("lost");
   }
 
   @Test
   void keepAlive_keyGoneOnAMajority_isLostAndNeverRecreatesTheKey() {
     Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
-    await().atMost(Timing.AWAIT).until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
     lease.keepAlive(Renewal.defaults());
     for (int i = 0; i < 3; i++) {
       nodes.node(i).command("DEL", resource); // as if expired there
@@ -100,7 +111,10 @@ final class RenewalIT {
   @Test
   void keepAlive_maxRenewalsReached_isLostWithTheLimitBeforeTheValidityRunsOut() {
     long before = expiryReads();
-    Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults().maxRenewals(2));
+    Lease lease =
+        redlock
+            .acquire(resource, TTL, LockTiming.RETRY_WAIT)
+            .keepAlive(Renewal.defaults().maxRenewals(2));
 
     LeaseLoss loss = awaitLoss(lease.lost().toCompletableFuture());
 
@@ -113,14 +127,19 @@ final class RenewalIT {
 
   @Test
   void keepAlive_releasedOrClientClosed_renewalStops() {
-    Lease released = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
-    Lease keptUntilClose = redlock.acquire(resource + ":2", TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
+    Lease released =
+        redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
+    Lease keptUntilClose =
+        redlock.acquire(resource + ":2", TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
     released.release();
     redlock.close();
     long reads = expiryReads();
 
     // A renewal would read the key's PTTL: none may happen for the TTL's length.
-    await().during(TTL.multipliedBy(2)).atMost(TTL.multipliedBy(3)).until(() -> expiryReads() == reads);
+    await()
+        .during(TTL.multipliedBy(2))
+        .atMost(TTL.multipliedBy(3))
+        .until(() -> expiryReads() == reads);
     assertEndedWithoutLoss(keptUntilClose);
   }
 
@@ -143,7 +162,10 @@ final class RenewalIT {
   void keepAlive_holderPausedPastItsValidity_reportsTheLeaseExpired() {
     FakeTicker ticker = new FakeTicker();
     try (Redlock client = Redlock.create(renewing().ticker(ticker).build())) {
-      Lease lease = client.acquire(resource, Duration.ofSeconds(10), LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
+      Lease lease =
+          client
+              .acquire(resource, Duration.ofSeconds(10), LockTiming.RETRY_WAIT)
+              .keepAlive(Renewal.defaults());
 
       ticker.advance(Duration.ofSeconds(30)); // this process "paused" through the whole validity
 
@@ -157,15 +179,19 @@ final class RenewalIT {
   @Test
   void keepAlive_renewalTtlLeavingNoTimeToRenew_throws() {
     Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
-    assertThatThrownBy(() -> lease.keepAlive(Renewal.defaults().ttl(Timing.scaled(Duration.ofMillis(100)))))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no time to renew");
+    assertThatThrownBy(
+            () -> lease.keepAlive(Renewal.defaults().ttl(Timing.scaled(Duration.ofMillis(100)))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no time to renew");
     lease.release();
   }
 
   @Test
   void keepAlive_twice_throws() {
-    Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
-    assertThatThrownBy(() -> lease.keepAlive(Renewal.defaults())).isInstanceOf(IllegalStateException.class);
+    Lease lease =
+        redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
+    assertThatThrownBy(() -> lease.keepAlive(Renewal.defaults()))
+        .isInstanceOf(IllegalStateException.class);
     lease.release();
   }
 
@@ -176,12 +202,16 @@ final class RenewalIT {
 
   /** The loss stage ended with a cancellation: the lease ended, but was not lost. */
   private static void assertEndedWithoutLoss(Lease lease) {
-    CompletableFuture<Throwable> ending = lease.lost().toCompletableFuture().handle((loss, failure) -> failure);
+    CompletableFuture<Throwable> ending =
+        lease.lost().toCompletableFuture().handle((loss, failure) -> failure);
     assertThat(ending).succeedsWithin(Timing.AWAIT);
     Throwable ended = ending.join();
     assertThat(ended).isNotNull();
-    assertThat(ended instanceof java.util.concurrent.CancellationException
-        || ended.getCause() instanceof java.util.concurrent.CancellationException).as(String.valueOf(ended)).isTrue();
+    assertThat(
+            ended instanceof java.util.concurrent.CancellationException
+                || ended.getCause() instanceof java.util.concurrent.CancellationException)
+        .as(String.valueOf(ended))
+        .isTrue();
   }
 
   private static long expiryReads() {
@@ -190,7 +220,11 @@ final class RenewalIT {
 
   /** A client whose node timeout leaves renewal room in a TTL of about a second. */
   private static RedlockConfig.Builder renewing() {
-    return RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(Timing.scaled(Duration.ofMillis(100)))
-        .connectTimeout(Timing.AWAIT).retryDelay(Duration.ofMillis(20)).retryJitter(Duration.ofMillis(20));
+    return RedlockConfig.builder()
+        .nodes(nodes.uris())
+        .nodeTimeout(Timing.scaled(Duration.ofMillis(100)))
+        .connectTimeout(Timing.AWAIT)
+        .retryDelay(Duration.ofMillis(20))
+        .retryJitter(Duration.ofMillis(20));
   }
 }

@@ -25,16 +25,21 @@ final class SplitVoteTest {
   @Test
   void holderCouldReachAQuorumWithTheUnknownNodes_isNotSplit() {
     assertThat(isSplit("a", "a", "timeout", "granted", "granted")).isFalse();
-    assertThat(isSplit("a", "a", "unnamed", "granted", "granted")).as("a refusal naming nobody").isFalse();
+    assertThat(isSplit("a", "a", "unnamed", "granted", "granted"))
+        .as("a refusal naming nobody")
+        .isFalse();
     // The holder's third node restarted empty: its lease may still be valid.
-    assertThat(isSplit("a", "a", "uninitialized", "granted", "granted")).as("an uninitialized node").isFalse();
+    assertThat(isSplit("a", "a", "uninitialized", "granted", "granted"))
+        .as("an uninitialized node")
+        .isFalse();
   }
 
   @Test
   void fewerThanAQuorumAnswered_isNotSplit() {
     // A down majority must not make waiters retry in a tight loop.
     assertThat(isSplit("a", "b", "timeout", "timeout", "timeout")).isFalse();
-    assertThat(isSplit("a", "granted", "uninitialized", "uninitialized", "uninitialized")).isFalse();
+    assertThat(isSplit("a", "granted", "uninitialized", "uninitialized", "uninitialized"))
+        .isFalse();
   }
 
   @Test
@@ -48,12 +53,13 @@ final class SplitVoteTest {
     List<String> holders = new ArrayList<>();
     for (int i = 0; i < nodes.length; i++) {
       String word = nodes[i];
-      NodeStatus status = switch (word) {
-        case "granted" -> NodeStatus.GRANTED;
-        case "timeout" -> NodeStatus.TIMED_OUT;
-        case "uninitialized" -> NodeStatus.UNINITIALIZED;
-        default -> NodeStatus.REFUSED;
-      };
+      NodeStatus status =
+          switch (word) {
+            case "granted" -> NodeStatus.GRANTED;
+            case "timeout" -> NodeStatus.TIMED_OUT;
+            case "uninitialized" -> NodeStatus.UNINITIALIZED;
+            default -> NodeStatus.REFUSED;
+          };
       replies.add(NodeReply.of(i, status, ""));
       holders.add(status == NodeStatus.REFUSED && !word.equals("unnamed") ? word : null);
     }

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 /**
- * The one-round-trip fenced acquire: a client that knows a resource's counter proposes the
- * next token in phase 1 and skips phase 2; a stale guess falls back to the two-phase acquire.
- * Round trips are counted on the servers: every script call is one EVALSHA per node, so one
- * acquire + release costs 5 + 5 calls on the fast path and at least 5 + 3 + 5 with phase 2.
+ * The one-round-trip fenced acquire: a client that knows a resource's counter proposes the next
+ * token in phase 1 and skips phase 2; a stale guess falls back to the two-phase acquire. Round
+ * trips are counted on the servers: every script call is one EVALSHA per node, so one acquire +
+ * release costs 5 + 5 calls on the fast path and at least 5 + 3 + 5 with phase 2.
  */
 final class TokenPredictionIT {
   private static final Duration TTL = Duration.ofSeconds(10);
@@ -46,11 +46,14 @@ final class TokenPredictionIT {
       Cycle second = cycle(redlock);
       Cycle third = cycle(redlock);
 
-      assertThat(second.scriptCalls()).as("acquire + release, no phase 2").isEqualTo(FAST_PATH_CALLS);
+      assertThat(second.scriptCalls())
+          .as("acquire + release, no phase 2")
+          .isEqualTo(FAST_PATH_CALLS);
       assertThat(third.scriptCalls()).isEqualTo(FAST_PATH_CALLS);
       assertThat(second.token()).isEqualTo(first + 1);
       assertThat(third.token()).isEqualTo(first + 2);
-      assertThat(Cluster.holdingValue(nodes, fenceKey(), Long.toString(third.token()))).isEqualTo(5);
+      assertThat(Cluster.holdingValue(nodes, fenceKey(), Long.toString(third.token())))
+          .isEqualTo(5);
     }
   }
 
@@ -69,8 +72,12 @@ final class TokenPredictionIT {
       Cycle next = cycle(a);
 
       assertThat(stale.token()).as("above every token b was issued").isGreaterThan(bLast);
-      assertThat(stale.scriptCalls()).as("phase 2 ran on at least a quorum").isGreaterThanOrEqualTo(FAST_PATH_CALLS + 3);
-      assertThat(next.scriptCalls()).as("the fallback taught the client the counter").isEqualTo(FAST_PATH_CALLS);
+      assertThat(stale.scriptCalls())
+          .as("phase 2 ran on at least a quorum")
+          .isGreaterThanOrEqualTo(FAST_PATH_CALLS + 3);
+      assertThat(next.scriptCalls())
+          .as("the fallback taught the client the counter")
+          .isEqualTo(FAST_PATH_CALLS);
       assertThat(next.token()).isEqualTo(stale.token() + 1);
     }
   }
@@ -108,7 +115,9 @@ final class TokenPredictionIT {
       cycle(plain);
       Cycle again = cycle(plain);
 
-      assertThat(again.scriptCalls()).as("SET NX PX to acquire, a script only to release").isEqualTo(5);
+      assertThat(again.scriptCalls())
+          .as("SET NX PX to acquire, a script only to release")
+          .isEqualTo(5);
       assertThat(Cluster.holding(nodes, fenceKey())).isZero();
     }
   }
@@ -122,7 +131,8 @@ final class TokenPredictionIT {
     Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT);
     lease.release();
     Cluster.awaitNoKey(nodes, resource);
-    return new Cycle(lease.isFenced() ? lease.fencingToken() : -1, Cluster.evalshaCalls(nodes) - before);
+    return new Cycle(
+        lease.isFenced() ? lease.fencingToken() : -1, Cluster.evalshaCalls(nodes) - before);
   }
 
   private String fenceKey() {

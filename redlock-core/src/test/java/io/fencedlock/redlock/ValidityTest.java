@@ -11,7 +11,8 @@ final class ValidityTest {
 
   @Test
   void drift_tenSecondTtl_isOnePercentPlusTwoMillis() {
-    assertThat(Validity.driftNanos(Duration.ofSeconds(10), 0.01)).isEqualTo(Duration.ofMillis(102).toNanos());
+    assertThat(Validity.driftNanos(Duration.ofSeconds(10), 0.01))
+        .isEqualTo(Duration.ofMillis(102).toNanos());
   }
 
   @Test
@@ -22,7 +23,8 @@ final class ValidityTest {
 
     ticker.advance(Duration.ofMillis(30)); // the acquire took 30 ms
 
-    assertThat(Validity.remaining(deadline, ticker.read())).isEqualTo(Duration.ofMillis(10_000 - 102 - 30));
+    assertThat(Validity.remaining(deadline, ticker.read()))
+        .isEqualTo(Duration.ofMillis(10_000 - 102 - 30));
   }
 
   @Test
@@ -62,6 +64,7 @@ final class ValidityTest {
   @Test
   void checkTtl_nullOrNegative_throws() {
     assertThatThrownBy(() -> Validity.checkTtl("ttl", null, 0.01, MAX)).hasMessageContaining("ttl");
-    assertThatThrownBy(() -> Validity.checkTtl("ttl", Duration.ofMillis(-5), 0.01, MAX)).hasMessageContaining("ttl");
+    assertThatThrownBy(() -> Validity.checkTtl("ttl", Duration.ofMillis(-5), 0.01, MAX))
+        .hasMessageContaining("ttl");
   }
 }

@@ -22,8 +22,9 @@ final class DockerRequirement {
       return Optional.empty();
     }
     if (ci) {
-      return Optional.of(new ExtensionConfigurationException(
-          "container nodes requested and CI=true, but " + unavailable.get()));
+      return Optional.of(
+          new ExtensionConfigurationException(
+              "container nodes requested and CI=true, but " + unavailable.get()));
     }
     return Optional.of(new TestAbortedException("container tests skipped: " + unavailable.get()));
   }

@@ -41,8 +41,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * distinct resources. Nested classes share their enclosing class's deployment.
  *
  * <p>On {@link Backend#CONTAINER} without a Docker engine, the class is skipped with a message
- * saying why, unless the environment variable {@code CI} is {@code true}: there it fails, so that
- * a CI run cannot pass by skipping its container tests.
+ * saying why, unless the environment variable {@code CI} is {@code true}: there it fails, so that a
+ * CI run cannot pass by skipping its container tests.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -59,8 +59,8 @@ public @interface RedlockDeployment {
   /**
    * How they persist. The default is what production nodes need (see the README): a killed node
    * comes back with its data. With {@link Persistence#NONE} it comes back empty, and Redlock then
-   * keeps it out of quorums for {@code maxLeaseTtl} (it lost its fence counters), also in the
-   * tests after the one that killed it.
+   * keeps it out of quorums for {@code maxLeaseTtl} (it lost its fence counters), also in the tests
+   * after the one that killed it.
    */
   Persistence persistence() default Persistence.AOF_ALWAYS;
 }

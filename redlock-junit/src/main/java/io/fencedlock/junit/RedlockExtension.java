@@ -85,8 +85,12 @@ public final class RedlockExtension
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    Deployment deployment = deployment(context).orElseThrow(() ->
-        new ExtensionConfigurationException("no Redlock deployment: was beforeAll skipped?"));
+    Deployment deployment =
+        deployment(context)
+            .orElseThrow(
+                () ->
+                    new ExtensionConfigurationException(
+                        "no Redlock deployment: was beforeAll skipped?"));
     if (type == Deployment.class) {
       return deployment;
     }
@@ -96,12 +100,16 @@ public final class RedlockExtension
     if (context.getTestMethod().isEmpty()) {
       throw new ExtensionConfigurationException(
           "a Redlock parameter is handed out per test method only; in "
-              + context.getDisplayName() + " ask for a RedlockConfig.Builder instead");
+              + context.getDisplayName()
+              + " ask for a RedlockConfig.Builder instead");
     }
     // One client per test, shared by all its parameters, closed in afterEach.
-    return context.getStore(NAMESPACE).getOrComputeIfAbsent(REDLOCK,
-        key -> Redlock.create(RedlockConfig.builder().nodes(deployment.uris()).build()),
-        Redlock.class);
+    return context
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(
+            REDLOCK,
+            key -> Redlock.create(RedlockConfig.builder().nodes(deployment.uris()).build()),
+            Redlock.class);
   }
 
   /** The deployment of this class or of an enclosing one (stores are looked up upwards). */
@@ -112,7 +120,8 @@ public final class RedlockExtension
   private static RedlockDeployment settings(ExtensionContext context) {
     Class<?> testClass = context.getRequiredTestClass();
     for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
-      Optional<RedlockDeployment> found = AnnotationSupport.findAnnotation(c, RedlockDeployment.class);
+      Optional<RedlockDeployment> found =
+          AnnotationSupport.findAnnotation(c, RedlockDeployment.class);
       if (found.isPresent()) {
         return found.get();
       }

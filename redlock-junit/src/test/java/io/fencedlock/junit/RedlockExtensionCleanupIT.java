@@ -23,8 +23,8 @@ import org.junit.platform.testkit.engine.Events;
 import org.testcontainers.DockerClientFactory;
 
 /**
- * The extension's lifecycle, seen from outside: sample test classes run through JUnit's engine
- * test kit, then we look at what is left. (The samples are nested classes, which the build's test
+ * The extension's lifecycle, seen from outside: sample test classes run through JUnit's engine test
+ * kit, then we look at what is left. (The samples are nested classes, which the build's test
  * runners do not pick up on their own.)
  */
 final class RedlockExtensionCleanupIT {
@@ -43,7 +43,8 @@ final class RedlockExtensionCleanupIT {
     Events tests = run(FailingProcessSample.class);
 
     tests.assertStatistics(stats -> stats.started(1).failed(1));
-    assertThat(FailingProcessSample.pids).hasSize(3)
+    assertThat(FailingProcessSample.pids)
+        .hasSize(3)
         .noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
   }
 
@@ -62,20 +63,32 @@ final class RedlockExtensionCleanupIT {
   }
 
   private static Events run(Class<?> sample) {
-    return EngineTestKit.engine("junit-jupiter").selectors(selectClass(sample)).execute()
+    return EngineTestKit.engine("junit-jupiter")
+        .selectors(selectClass(sample))
+        .execute()
         .testEvents();
   }
 
   private static List<String> ownedByThisJvm() {
     DockerClient docker = DockerClientFactory.instance().client();
-    List<String> filter =
-        List.of(DockerEngine.OWNER_LABEL + "=" + ProcessHandle.current().pid());
+    List<String> filter = List.of(DockerEngine.OWNER_LABEL + "=" + ProcessHandle.current().pid());
     List<String> objects = new ArrayList<>();
-    docker.listContainersCmd().withShowAll(true).withLabelFilter(filter).exec()
+    docker
+        .listContainersCmd()
+        .withShowAll(true)
+        .withLabelFilter(filter)
+        .exec()
         .forEach(c -> objects.add("container " + c.getId()));
-    docker.listVolumesCmd().withFilter("label", filter).exec().getVolumes()
+    docker
+        .listVolumesCmd()
+        .withFilter("label", filter)
+        .exec()
+        .getVolumes()
         .forEach(v -> objects.add("volume " + v.getName()));
-    docker.listNetworksCmd().withFilter("label", filter).exec()
+    docker
+        .listNetworksCmd()
+        .withFilter("label", filter)
+        .exec()
         .forEach(n -> objects.add("network " + n.getName()));
     return objects;
   }

@@ -4,18 +4,18 @@ import io.fencedlock.redlock.spi.Regression;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Bugs the simulator can put back, to show it finds them (its "teeth"). Four live in what a
- * node does, so the simulated node puts them back; two lived in the algorithm, which {@link
- * io.fencedlock.redlock.spi.Environment#regressions()} puts back in the real code. None is ever
- * on unless a run asks for it.
+ * Bugs the simulator can put back, to show it finds them (its "teeth"). Four live in what a node
+ * does, so the simulated node puts them back; two lived in the algorithm, which {@link
+ * io.fencedlock.redlock.spi.Environment#regressions()} puts back in the real code. None is ever on
+ * unless a run asks for it.
  */
 public enum Bug {
   /** extend.lua before the fix: PEXPIRE to the requested TTL even when that shortens the key. */
   SHORTENING_EXTEND(null),
   /**
-   * Re-admission timed from a stale first sighting: every empty incarnation of a node has the
-   * same name and init-node.lua ignores it, so a client that saw an earlier wipe carries its
-   * old first-seen time into the next one. This reproduces the old client's behaviour exactly.
+   * Re-admission timed from a stale first sighting: every empty incarnation of a node has the same
+   * name and init-node.lua ignores it, so a client that saw an earlier wipe carries its old
+   * first-seen time into the next one. This reproduces the old client's behaviour exactly.
    */
   STALE_FIRST_SEEN(null),
   /**
@@ -27,7 +27,10 @@ public enum Bug {
   NO_MARKER_CHECK(null),
   /** close() leaves an acquire that waits between attempts waiting (issue 13, bug 3). */
   CLOSE_LEAVES_WAITING_ACQUIRES(Regression.CLOSE_LEAVES_WAITING_ACQUIRES),
-  /** Cancelling an async acquire reaches a copy; a lease it then gains is never released (issue 13, bug 4). */
+  /**
+   * Cancelling an async acquire reaches a copy; a lease it then gains is never released (issue 13,
+   * bug 4).
+   */
   CANCEL_LEAKS_THE_LEASE(Regression.CANCEL_LEAKS_THE_LEASE);
 
   private final @Nullable Regression regression;

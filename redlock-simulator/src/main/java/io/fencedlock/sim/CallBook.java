@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Liveness of the public calls: each must complete within its own bound (for acquire, maxWait
- * plus the node and connect timeouts the core allows itself; time its client spent paused is
- * added, since a stopped process cannot be expected to finish anything), and none may be left
- * pending when the schedule ends. A bound is checked by an event at its deadline, so a check
- * costs nothing per step.
+ * Liveness of the public calls: each must complete within its own bound (for acquire, maxWait plus
+ * the node and connect timeouts the core allows itself; time its client spent paused is added,
+ * since a stopped process cannot be expected to finish anything), and none may be left pending when
+ * the schedule ends. A bound is checked by an event at its deadline, so a check costs nothing per
+ * step.
  */
 final class CallBook {
   private final EventLoop loop;
@@ -65,8 +65,11 @@ final class CallBook {
       loop.at(allowedUntil, Event.WORLD, () -> checkBound(call, boundNanos));
       return;
     }
-    violations.add(Violation.Kind.CALL_UNBOUNDED, String.format("c%d's %s, called at %.3f ms, is still pending after "
-        + "its bound of %.3f ms", call.client, call.what, call.start / 1e6, boundNanos / 1e6));
+    violations.add(
+        Violation.Kind.CALL_UNBOUNDED,
+        String.format(
+            "c%d's %s, called at %.3f ms, is still pending after " + "its bound of %.3f ms",
+            call.client, call.what, call.start / 1e6, boundNanos / 1e6));
   }
 
   void clientPaused(int client) {
@@ -90,8 +93,11 @@ final class CallBook {
     for (Call call : calls) {
       stats.checks++;
       if (!call.future.isDone()) {
-        violations.add(Violation.Kind.PENDING_AT_END, String.format("c%d's %s, called at %.3f ms, never completed",
-            call.client, call.what, call.start / 1e6));
+        violations.add(
+            Violation.Kind.PENDING_AT_END,
+            String.format(
+                "c%d's %s, called at %.3f ms, never completed",
+                call.client, call.what, call.start / 1e6));
       }
     }
   }

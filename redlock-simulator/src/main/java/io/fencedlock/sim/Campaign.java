@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Many schedules from one campaign seed: schedule n runs the plan drawn from {@code
- * Seeds.schedule(seed, n)}. Adds up the counters, counts violations by kind (failures inside
- * the assumptions, expected ones outside), and stops at the first failure unless told to go on.
+ * Seeds.schedule(seed, n)}. Adds up the counters, counts violations by kind (failures inside the
+ * assumptions, expected ones outside), and stops at the first failure unless told to go on.
  */
 final class Campaign {
 
@@ -22,8 +22,10 @@ final class Campaign {
     final Map<Violation.Kind, Long> failures = new EnumMap<>(Violation.Kind.class);
     final Map<Violation.Kind, Long> expected = new EnumMap<>(Violation.Kind.class);
     @Nullable Outcome firstFailure;
+
     /** The index of the first failing schedule (0-based), or -1. */
     long firstFailureIndex = -1;
+
     long nanos;
     boolean stoppedAtWanted;
 
@@ -37,7 +39,8 @@ final class Campaign {
   /**
    * @param progress called about once a second with a progress line
    */
-  static Result run(long seed, long schedules, Set<Bug> bugs, boolean stopAtFailure, Consumer<String> progress) {
+  static Result run(
+      long seed, long schedules, Set<Bug> bugs, boolean stopAtFailure, Consumer<String> progress) {
     return run(seed, schedules, bugs, stopAtFailure ? kind -> true : kind -> false, progress);
   }
 
@@ -45,7 +48,11 @@ final class Campaign {
    * @param stopAt whether a failure of this kind ends the campaign (the first failure of such a
    *     kind is then the one reported)
    */
-  static Result run(long seed, long schedules, Set<Bug> bugs, java.util.function.Predicate<Violation.Kind> stopAt,
+  static Result run(
+      long seed,
+      long schedules,
+      Set<Bug> bugs,
+      java.util.function.Predicate<Violation.Kind> stopAt,
       Consumer<String> progress) {
     Result result = new Result();
     long started = System.nanoTime();
@@ -79,8 +86,14 @@ final class Campaign {
       if (now - lastReport > 1_000_000_000L) {
         lastReport = now;
         result.nanos = now - started;
-        progress.accept(String.format("%,d / %,d schedules, %,.0f/s, %,d failed, %,d outside the assumptions",
-            result.schedules, schedules, result.perSecond(), result.failedSchedules, result.outsideAssumptions));
+        progress.accept(
+            String.format(
+                "%,d / %,d schedules, %,.0f/s, %,d failed, %,d outside the assumptions",
+                result.schedules,
+                schedules,
+                result.perSecond(),
+                result.failedSchedules,
+                result.outsideAssumptions));
       }
     }
     result.nanos = System.nanoTime() - started;

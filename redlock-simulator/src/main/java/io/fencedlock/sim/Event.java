@@ -1,8 +1,8 @@
 package io.fencedlock.sim;
 
 /**
- * One thing that happens at one simulated instant. Events are ordered by time, then by the
- * order they were scheduled in, so equal times never depend on anything but the program.
+ * One thing that happens at one simulated instant. Events are ordered by time, then by the order
+ * they were scheduled in, so equal times never depend on anything but the program.
  */
 final class Event implements Comparable<Event> {
   /** The actor of an event that belongs to no client: a node, the network, a fault. */
@@ -10,8 +10,10 @@ final class Event implements Comparable<Event> {
 
   final long time;
   final long seq;
+
   /** The client whose thread would run this, or {@link #WORLD}; a paused client's events wait. */
   final int actor;
+
   final Runnable action;
   boolean cancelled;
 

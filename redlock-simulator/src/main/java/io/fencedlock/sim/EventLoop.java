@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.PriorityQueue;
 
 /**
- * Simulated time and the one thread everything runs on: a queue of {@link Event}s ordered by
- * (time, sequence number). Nothing happens between events, so the invariants are checked after
- * each. Events of a paused client are held (its threads do not run) and run, in order, when it
- * resumes; its clock keeps going meanwhile. Not thread-safe, on purpose.
+ * Simulated time and the one thread everything runs on: a queue of {@link Event}s ordered by (time,
+ * sequence number). Nothing happens between events, so the invariants are checked after each.
+ * Events of a paused client are held (its threads do not run) and run, in order, when it resumes;
+ * its clock keeps going meanwhile. Not thread-safe, on purpose.
  */
 final class EventLoop {
   private final PriorityQueue<Event> queue = new PriorityQueue<>();
@@ -77,8 +77,8 @@ final class EventLoop {
   }
 
   /**
-   * Runs the next event if it is due by {@code until}; returns false if there is none. An
-   * event of a paused actor is held instead (that counts as a step too: nothing ran).
+   * Runs the next event if it is due by {@code until}; returns false if there is none. An event of
+   * a paused actor is held instead (that counts as a step too: nothing ran).
    */
   boolean step(long until) {
     long next = nextTime();

@@ -18,8 +18,9 @@ public sealed interface Fault {
   /** kill -9, then a restart after {@code downNanos}, with its data (AOF always) or without. */
   record NodeCrash(int node, long at, long downNanos, boolean keepsMemory) implements Fault {
     public String describe() {
-      return String.format("%9.3f ms  n%d crashes, %s, restarts after %.3f ms", at / 1e6, node,
-          keepsMemory ? "keeps its data" : "LOSES ITS DATA", downNanos / 1e6);
+      return String.format(
+          "%9.3f ms  n%d crashes, %s, restarts after %.3f ms",
+          at / 1e6, node, keepsMemory ? "keeps its data" : "LOSES ITS DATA", downNanos / 1e6);
     }
   }
 
@@ -33,7 +34,8 @@ public sealed interface Fault {
   /** The client process stops (GC, SIGSTOP): nothing of it runs, but time goes on. */
   record ClientPause(int client, long at, long durationNanos) implements Fault {
     public String describe() {
-      return String.format("%9.3f ms  c%d paused for %.3f ms", at / 1e6, client, durationNanos / 1e6);
+      return String.format(
+          "%9.3f ms  c%d paused for %.3f ms", at / 1e6, client, durationNanos / 1e6);
     }
   }
 
@@ -47,7 +49,8 @@ public sealed interface Fault {
   /** Every message between the client and the node is lost for a while. */
   record LinkCut(int client, int node, long at, long durationNanos) implements Fault {
     public String describe() {
-      return String.format("%9.3f ms  c%d-n%d link cut for %.3f ms", at / 1e6, client, node, durationNanos / 1e6);
+      return String.format(
+          "%9.3f ms  c%d-n%d link cut for %.3f ms", at / 1e6, client, node, durationNanos / 1e6);
     }
   }
 }

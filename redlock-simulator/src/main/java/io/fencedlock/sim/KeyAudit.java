@@ -8,12 +8,12 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * The rules about lock keys, from what the nodes did and what the clients sent: nothing
- * re-creates an owner's key on a node (owner ids are per attempt, and an expired or deleted key
- * must stay gone); nothing deletes a held lease's key before its holder releases it; and at the
- * end, every key a client created is held by the workload, or was released there (a delete was
- * sent: one the network then lost is the network's doing, and the key goes at its TTL), or
- * belongs to a lease the workload gave up on purpose (kept past the end, or its client closed).
+ * The rules about lock keys, from what the nodes did and what the clients sent: nothing re-creates
+ * an owner's key on a node (owner ids are per attempt, and an expired or deleted key must stay
+ * gone); nothing deletes a held lease's key before its holder releases it; and at the end, every
+ * key a client created is held by the workload, or was released there (a delete was sent: one the
+ * network then lost is the network's doing, and the key goes at its TTL), or belongs to a lease the
+ * workload gave up on purpose (kept past the end, or its client closed).
  */
 final class KeyAudit {
   private final List<Set<String>> created = new ArrayList<>();
@@ -46,8 +46,9 @@ final class KeyAudit {
       public void created(String lockKey, String owner) {
         stats.checks++;
         if (!created.get(node).add(owner)) {
-          violations.add(Violation.Kind.KEY_RECREATED, "n" + node + " created " + lockKey + " for " + Trace.id(owner)
-              + " a second time");
+          violations.add(
+              Violation.Kind.KEY_RECREATED,
+              "n" + node + " created " + lockKey + " for " + Trace.id(owner) + " a second time");
         }
       }
 
@@ -55,8 +56,15 @@ final class KeyAudit {
       public void deleted(String lockKey, String owner) {
         stats.checks++;
         if (heldAndNotReleased.test(owner)) {
-          violations.add(Violation.Kind.HELD_KEY_DELETED, "n" + node + " deleted " + lockKey + " of the held lease "
-              + Trace.id(owner) + " before its holder released it");
+          violations.add(
+              Violation.Kind.HELD_KEY_DELETED,
+              "n"
+                  + node
+                  + " deleted "
+                  + lockKey
+                  + " of the held lease "
+                  + Trace.id(owner)
+                  + " before its holder released it");
         }
       }
     };
@@ -64,7 +72,9 @@ final class KeyAudit {
 
   void lockSent(int node, LockRequest request) {
     if (request.predecessorOwner() != null) {
-      deleteSent.get(node).add(request.predecessorOwner()); // a handoff deletes the predecessor's key
+      deleteSent
+          .get(node)
+          .add(request.predecessorOwner()); // a handoff deletes the predecessor's key
     }
   }
 
@@ -86,8 +96,12 @@ final class KeyAudit {
     long emptyFor = loop.now() - node.emptySince();
     trace.add(loop.now(), "re-admitted", -1, node.index(), emptyFor, null);
     if (node.emptySince() >= 0 && emptyFor < maxLeaseTtlNanos) {
-      violations.add(Violation.Kind.READMITTED_TOO_SOON, String.format("n%d was re-admitted %.3f ms after it came back "
-          + "without its memory, sooner than maxLeaseTtl (%.0f ms)", node.index(), emptyFor / 1e6, maxLeaseTtlNanos / 1e6));
+      violations.add(
+          Violation.Kind.READMITTED_TOO_SOON,
+          String.format(
+              "n%d was re-admitted %.3f ms after it came back "
+                  + "without its memory, sooner than maxLeaseTtl (%.0f ms)",
+              node.index(), emptyFor / 1e6, maxLeaseTtlNanos / 1e6));
     }
   }
 
@@ -97,8 +111,13 @@ final class KeyAudit {
       for (String owner : created.get(node)) {
         stats.checks++;
         if (!deleteSent.get(node).contains(owner) && !exempt.contains(owner)) {
-          violations.add(Violation.Kind.ORPHAN_KEY, "n" + node + " holds (or held until its TTL) a key of "
-              + Trace.id(owner) + " that no lease held and no release was ever sent for: a leaked lease");
+          violations.add(
+              Violation.Kind.ORPHAN_KEY,
+              "n"
+                  + node
+                  + " holds (or held until its TTL) a key of "
+                  + Trace.id(owner)
+                  + " that no lease held and no release was ever sent for: a leaked lease");
           return;
         }
       }

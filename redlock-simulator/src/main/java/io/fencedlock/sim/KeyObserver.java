@@ -1,9 +1,8 @@
 package io.fencedlock.sim;
 
 /**
- * What a simulated node tells the invariants about lock keys, as it changes them. The node
- * model calls it from inside a script, so an observer sees every change in the order it
- * happened.
+ * What a simulated node tells the invariants about lock keys, as it changes them. The node model
+ * calls it from inside a script, so an observer sees every change in the order it happened.
  */
 public interface KeyObserver {
 

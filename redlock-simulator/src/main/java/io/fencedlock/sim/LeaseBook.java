@@ -10,19 +10,19 @@ import java.util.Map;
  * The leases the workload holds, and the two lease invariants, checked after every step:
  *
  * <ul>
- *   <li><b>Exclusion</b>: on each resource at most one lease reports valid. A client that is
- *       paused still believes what it believed when it stopped (a GC pause stops the program
- *       between its validity check and its write), so its leases count as valid until it
- *       resumes if they were valid when it paused. Validity only ever ends between steps and
- *       begins at a step, so two overlapping leases are both valid at some step.
- *   <li><b>Protection</b>: a lease valid by its ticker must be held by a quorum of nodes until
- *       its deadline: a node protects it if it holds the owner's key with an expiry, in
- *       simulated real time (its clock offset taken out), no earlier than the deadline; or if it
- *       cannot be part of any rival quorum until then, because it lost its memory and has not
- *       been re-admitted (down without its data, or up without its marker while acquires check
- *       it; re-admission waits maxLeaseTtl after the loss was first seen, longer than any lease
- *       the node forgot). Checked against expiries, not presence, so a key that will expire early
- *       is caught when it is set or shortened, not only if some step falls in the gap.
+ *   <li><b>Exclusion</b>: on each resource at most one lease reports valid. A client that is paused
+ *       still believes what it believed when it stopped (a GC pause stops the program between its
+ *       validity check and its write), so its leases count as valid until it resumes if they were
+ *       valid when it paused. Validity only ever ends between steps and begins at a step, so two
+ *       overlapping leases are both valid at some step.
+ *   <li><b>Protection</b>: a lease valid by its ticker must be held by a quorum of nodes until its
+ *       deadline: a node protects it if it holds the owner's key with an expiry, in simulated real
+ *       time (its clock offset taken out), no earlier than the deadline; or if it cannot be part of
+ *       any rival quorum until then, because it lost its memory and has not been re-admitted (down
+ *       without its data, or up without its marker while acquires check it; re-admission waits
+ *       maxLeaseTtl after the loss was first seen, longer than any lease the node forgot). Checked
+ *       against expiries, not presence, so a key that will expire early is caught when it is set or
+ *       shortened, not only if some step falls in the gap.
  * </ul>
  */
 final class LeaseBook {
@@ -50,13 +50,21 @@ final class LeaseBook {
   private final int quorum;
   private final Violations violations;
   private final Stats stats;
+
   /** The leases that may still report valid, in grant order. */
   private final List<Held> live = new ArrayList<>();
+
   private final Map<String, Held> byOwner = new HashMap<>();
   private final Held[] validOn;
   private boolean pausedPastValidity;
 
-  LeaseBook(EventLoop loop, SimNode[] nodes, String[] lockKeys, int quorum, Violations violations, Stats stats) {
+  LeaseBook(
+      EventLoop loop,
+      SimNode[] nodes,
+      String[] lockKeys,
+      int quorum,
+      Violations violations,
+      Stats stats) {
     this.loop = loop;
     this.nodes = nodes;
     this.lockKeys = lockKeys;
@@ -91,7 +99,9 @@ final class LeaseBook {
         result.add(h);
       }
     }
-    result.sort((a, b) -> a.owner.compareTo(b.owner)); // a stable order: the map's is not meant to be relied on
+    result.sort(
+        (a, b) ->
+            a.owner.compareTo(b.owner)); // a stable order: the map's is not meant to be relied on
     return result;
   }
 
@@ -107,7 +117,10 @@ final class LeaseBook {
     }
   }
 
-  /** A lease that was valid when its client paused and has run out since: the pause broke the assumption. */
+  /**
+   * A lease that was valid when its client paused and has run out since: the pause broke the
+   * assumption.
+   */
   void clientResumed(int client) {
     for (Held h : live) {
       if (h.client == client && h.validWhenPaused && !h.lease.isValid()) {
@@ -152,9 +165,17 @@ final class LeaseBook {
     if (other == null) {
       validOn[h.resource] = h;
     } else {
-      violations.add(Violation.Kind.LEASE_OVERLAP, String.format("r%d: c%d's lease %s (token %s) and c%d's lease %s "
-              + "(token %s) both report valid", h.resource, other.client, Trace.id(other.owner), token(other),
-          h.client, Trace.id(h.owner), token(h)));
+      violations.add(
+          Violation.Kind.LEASE_OVERLAP,
+          String.format(
+              "r%d: c%d's lease %s (token %s) and c%d's lease %s " + "(token %s) both report valid",
+              h.resource,
+              other.client,
+              Trace.id(other.owner),
+              token(other),
+              h.client,
+              Trace.id(h.owner),
+              token(h)));
     }
   }
 
@@ -167,9 +188,12 @@ final class LeaseBook {
       }
     }
     if (protecting < quorum) {
-      violations.add(Violation.Kind.LEASE_UNPROTECTED, String.format("c%d's lease %s on r%d reports validity until "
-              + "%.3f ms, but only %d nodes (quorum %d) hold its key that long", h.client, Trace.id(h.owner), h.resource,
-          deadline / 1e6, protecting, quorum));
+      violations.add(
+          Violation.Kind.LEASE_UNPROTECTED,
+          String.format(
+              "c%d's lease %s on r%d reports validity until "
+                  + "%.3f ms, but only %d nodes (quorum %d) hold its key that long",
+              h.client, Trace.id(h.owner), h.resource, deadline / 1e6, protecting, quorum));
     }
   }
 

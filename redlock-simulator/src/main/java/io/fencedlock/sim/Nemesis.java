@@ -4,15 +4,15 @@ import java.util.List;
 
 /**
  * Applies the plan's faults at their times and heals everything at the horizon: paused nodes
- * resume, crashed ones restart, paused clients resume, cut links mend, the network stops
- * losing and delaying. Clock offsets stay: setting a clock back to true time would itself be a
- * step, and a constant offset changes nothing once it stopped moving.
+ * resume, crashed ones restart, paused clients resume, cut links mend, the network stops losing and
+ * delaying. Clock offsets stay: setting a clock back to true time would itself be a step, and a
+ * constant offset changes nothing once it stopped moving.
  *
  * <p>A crash that would leave more than f nodes without their memory at once keeps its memory
- * instead: a majority losing its data at once is an outage by design (docs/analysis.md §5),
- * which no acquire is meant to survive. Unfenced clients cannot detect a lost memory at all,
- * so under them no crash loses it. With the marker check switched off, nothing is detected and
- * nothing is held back.
+ * instead: a majority losing its data at once is an outage by design (docs/analysis.md §5), which
+ * no acquire is meant to survive. Unfenced clients cannot detect a lost memory at all, so under
+ * them no crash loses it. With the marker check switched off, nothing is detected and nothing is
+ * held back.
  */
 final class Nemesis {
   private final World world;
@@ -26,7 +26,13 @@ final class Nemesis {
   private boolean clockBeyondDrift;
   private long mostNegativeOffset;
 
-  Nemesis(World world, Workload workload, LeaseBook leases, CallBook calls, Plan plan, long driftFloorNanos) {
+  Nemesis(
+      World world,
+      Workload workload,
+      LeaseBook leases,
+      CallBook calls,
+      Plan plan,
+      long driftFloorNanos) {
     this.world = world;
     this.workload = workload;
     this.leases = leases;
@@ -100,7 +106,10 @@ final class Nemesis {
       stats.linkCuts++;
       trace.add(now, "link-cut", cut.client(), cut.node(), cut.durationNanos(), null);
       world.network.cut(cut.client(), cut.node(), true);
-      loop.after(cut.durationNanos(), Event.WORLD, () -> world.network.cut(cut.client(), cut.node(), false));
+      loop.after(
+          cut.durationNanos(),
+          Event.WORLD,
+          () -> world.network.cut(cut.client(), cut.node(), false));
     }
   }
 
@@ -109,13 +118,15 @@ final class Nemesis {
     if (node.isDown()) {
       return;
     }
-    boolean keepsMemory = c.keepsMemory() || maxAmnesic == 0 || (!node.isAmnesic() && amnesicNodes() >= maxAmnesic);
+    boolean keepsMemory =
+        c.keepsMemory() || maxAmnesic == 0 || (!node.isAmnesic() && amnesicNodes() >= maxAmnesic);
     if (keepsMemory) {
       world.stats.crashesWithMemory++;
     } else {
       world.stats.crashesWithoutMemory++;
     }
-    world.trace.add(world.loop.now(), keepsMemory ? "crash" : "crash-wiped", -1, c.node(), c.downNanos(), null);
+    world.trace.add(
+        world.loop.now(), keepsMemory ? "crash" : "crash-wiped", -1, c.node(), c.downNanos(), null);
     node.crash(keepsMemory);
     world.loop.after(c.downNanos(), Event.WORLD, () -> restart(node));
   }

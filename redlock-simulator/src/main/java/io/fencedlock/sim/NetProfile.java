@@ -6,8 +6,8 @@ package io.fencedlock.sim;
  * long one instead (past the node timeout); requests and replies are lost with their own
  * probabilities (a lost reply means the request ran).
  */
-public record NetProfile(long meanDelayNanos, double slowRate, long slowMaxNanos, double requestLoss,
-    double replyLoss) {
+public record NetProfile(
+    long meanDelayNanos, double slowRate, long slowMaxNanos, double requestLoss, double replyLoss) {
 
   /** After healing: short delays, nothing lost, nothing slow. */
   public static NetProfile healed(long meanDelayNanos) {
@@ -15,7 +15,12 @@ public record NetProfile(long meanDelayNanos, double slowRate, long slowMaxNanos
   }
 
   String describe() {
-    return String.format("delay ~%.2f ms, slow %.0f%% (<= %.1f ms), request loss %.0f%%, reply loss %.0f%%",
-        meanDelayNanos / 1e6, slowRate * 100, slowMaxNanos / 1e6, requestLoss * 100, replyLoss * 100);
+    return String.format(
+        "delay ~%.2f ms, slow %.0f%% (<= %.1f ms), request loss %.0f%%, reply loss %.0f%%",
+        meanDelayNanos / 1e6,
+        slowRate * 100,
+        slowMaxNanos / 1e6,
+        requestLoss * 100,
+        replyLoss * 100);
   }
 }

@@ -6,8 +6,8 @@ import java.util.SplittableRandom;
  * The links between clients and nodes. Each (client, node) pair has a command connection and a
  * pub/sub connection; each direction of each keeps its messages in send order, as TCP does (a
  * message never arrives before one sent earlier on the same connection). Delays and losses are
- * drawn from the schedule's network randomness; a cut link loses everything. A node restart
- * breaks its connections: a request sent before it never arrives.
+ * drawn from the schedule's network randomness; a cut link loses everything. A node restart breaks
+ * its connections: a request sent before it never arrives.
  */
 final class Network {
   static final int COMMAND = 0;
@@ -19,13 +19,21 @@ final class Network {
   private final Stats stats;
   private final SplittableRandom random;
   private final int nodeCount;
+
   /** Per connection and direction, when its last message arrives: [kind][client * nodes + node]. */
   private final long[][] lastRequest = new long[2][];
+
   private final long[][] lastReply = new long[2][];
   private final boolean[] cut;
   private NetProfile profile;
 
-  Network(EventLoop loop, SimNode[] nodes, int clients, Stats stats, SplittableRandom random, NetProfile profile) {
+  Network(
+      EventLoop loop,
+      SimNode[] nodes,
+      int clients,
+      Stats stats,
+      SplittableRandom random,
+      NetProfile profile) {
     this.loop = loop;
     this.nodes = nodes;
     this.stats = stats;
@@ -54,9 +62,9 @@ final class Network {
   }
 
   /**
-   * Sends a request; {@code atNode} runs on the node when it arrives, unless it is lost, the
-   * node restarted since it was sent, or the node is down then. Returns false if it was lost
-   * on the way out (the caller only traces it).
+   * Sends a request; {@code atNode} runs on the node when it arrives, unless it is lost, the node
+   * restarted since it was sent, or the node is down then. Returns false if it was lost on the way
+   * out (the caller only traces it).
    */
   boolean request(int kind, int client, int node, Runnable atNode) {
     int link = client * nodeCount + node;
@@ -68,13 +76,16 @@ final class Network {
     int incarnation = target.connectionEpoch();
     long arrival = Math.max(loop.now() + delay(), lastRequest[kind][link]);
     lastRequest[kind][link] = arrival;
-    loop.at(arrival, Event.WORLD, () -> {
-      if (target.connectionEpoch() != incarnation || target.isDown()) {
-        stats.requestsLostToRestart++;
-        return;
-      }
-      target.execute(atNode);
-    });
+    loop.at(
+        arrival,
+        Event.WORLD,
+        () -> {
+          if (target.connectionEpoch() != incarnation || target.isDown()) {
+            stats.requestsLostToRestart++;
+            return;
+          }
+          target.execute(atNode);
+        });
     return true;
   }
 

@@ -8,12 +8,12 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The keyspace of one simulated Redis node: string values with an optional expiry in
- * milliseconds of the node's own clock, with Redis's rules exactly: a key with expiry {@code
- * at} exists while the clock reads at most {@code at} (Redis expires when {@code now > at}),
- * {@code PTTL} is {@code at - now}, {@code PX ttl} and {@code PEXPIRE ttl} set {@code at = now +
- * ttl}. Expiry is lazy, as Redis's is on access; {@link #peek} looks without removing, for the
- * invariants, which must not change what they watch. Not thread-safe: the simulation has one.
+ * The keyspace of one simulated Redis node: string values with an optional expiry in milliseconds
+ * of the node's own clock, with Redis's rules exactly: a key with expiry {@code at} exists while
+ * the clock reads at most {@code at} (Redis expires when {@code now > at}), {@code PTTL} is {@code
+ * at - now}, {@code PX ttl} and {@code PEXPIRE ttl} set {@code at = now + ttl}. Expiry is lazy, as
+ * Redis's is on access; {@link #peek} looks without removing, for the invariants, which must not
+ * change what they watch. Not thread-safe: the simulation has one.
  */
 public final class NodeStore {
   /** No expiry (Redis: PTTL -1). */
@@ -41,7 +41,9 @@ public final class NodeStore {
   private final Map<String, Entry> keys = new HashMap<>();
   private final LongSupplier clockMillis;
 
-  /** @param clockMillis the node's clock, in milliseconds (it may step either way) */
+  /**
+   * @param clockMillis the node's clock, in milliseconds (it may step either way)
+   */
   public NodeStore(LongSupplier clockMillis) {
     this.clockMillis = clockMillis;
   }

@@ -3,30 +3,60 @@ package io.fencedlock.sim;
 import java.util.List;
 
 /**
- * One acquire a client starts, and what it does with the lease if it gets one: extend it at
- * given delays, and release it after {@code holdNanos} (or keep it until the schedule heals, if
+ * One acquire a client starts, and what it does with the lease if it gets one: extend it at given
+ * delays, and release it after {@code holdNanos} (or keep it until the schedule heals, if
  * negative). Plain data, so that a failing schedule can be shrunk.
  *
  * @param at when the client calls, in simulated nanoseconds
  * @param tryOnly tryAcquireAsync (one attempt) instead of acquireAsync
  * @param maxWaitMillis acquireAsync's maxWait (ignored by tryOnly)
- * @param cancelAfterNanos when the client cancels the call's stage, after calling; negative for never
+ * @param cancelAfterNanos when the client cancels the call's stage, after calling; negative for
+ *     never
  * @param extendsAfter per extend, {delay after the grant in nanos, ttl in ms}
  */
-public record Op(long at, int client, int resource, boolean tryOnly, int ttlMillis, int maxWaitMillis,
-    long cancelAfterNanos, long holdNanos, List<long[]> extendsAfter) {
+public record Op(
+    long at,
+    int client,
+    int resource,
+    boolean tryOnly,
+    int ttlMillis,
+    int maxWaitMillis,
+    long cancelAfterNanos,
+    long holdNanos,
+    List<long[]> extendsAfter) {
 
   Op withClient(int newClient) {
-    return new Op(at, newClient, resource, tryOnly, ttlMillis, maxWaitMillis, cancelAfterNanos, holdNanos, extendsAfter);
+    return new Op(
+        at,
+        newClient,
+        resource,
+        tryOnly,
+        ttlMillis,
+        maxWaitMillis,
+        cancelAfterNanos,
+        holdNanos,
+        extendsAfter);
   }
 
   Op withResource(int newResource) {
-    return new Op(at, client, newResource, tryOnly, ttlMillis, maxWaitMillis, cancelAfterNanos, holdNanos, extendsAfter);
+    return new Op(
+        at,
+        client,
+        newResource,
+        tryOnly,
+        ttlMillis,
+        maxWaitMillis,
+        cancelAfterNanos,
+        holdNanos,
+        extendsAfter);
   }
 
   String describe() {
-    StringBuilder s = new StringBuilder(String.format("%9.3f ms  c%d %s r%d ttl %d ms", at / 1e6, client,
-        tryOnly ? "tryAcquire" : "acquire", resource, ttlMillis));
+    StringBuilder s =
+        new StringBuilder(
+            String.format(
+                "%9.3f ms  c%d %s r%d ttl %d ms",
+                at / 1e6, client, tryOnly ? "tryAcquire" : "acquire", resource, ttlMillis));
     if (!tryOnly) {
       s.append(", maxWait ").append(maxWaitMillis).append(" ms");
     }

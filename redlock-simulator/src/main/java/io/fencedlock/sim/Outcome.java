@@ -9,7 +9,12 @@ import java.util.List;
  * @param traceHash the hash of every event, the same for every run of the plan
  * @param trace the readable trace, if it was recorded
  */
-public record Outcome(Plan plan, List<Violation> violations, Assumptions assumptions, Stats stats, long traceHash,
+public record Outcome(
+    Plan plan,
+    List<Violation> violations,
+    Assumptions assumptions,
+    Stats stats,
+    long traceHash,
     List<String> trace) {
 
   /** The violations of invariants this schedule was promised: each is a bug. */
@@ -17,7 +22,9 @@ public record Outcome(Plan plan, List<Violation> violations, Assumptions assumpt
     return violations.stream().filter(v -> v.kind().promisedUnder(assumptions)).toList();
   }
 
-  /** The violations this schedule was not promised (it broke their assumptions): expected, counted. */
+  /**
+   * The violations this schedule was not promised (it broke their assumptions): expected, counted.
+   */
   public List<Violation> expected() {
     return violations.stream().filter(v -> !v.kind().promisedUnder(assumptions)).toList();
   }

@@ -12,9 +12,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What each of redlock-core's Lua scripts (and the two plain commands the Lettuce driver sends)
  * does to a node's keys, line for line, on a {@link NodeStore}: the model a simulated node runs.
- * Each method is one atomic script run; its reply is the typed reply the Lettuce driver would
- * parse from the script's. The differential test ({@code NodeModelFidelityIT}) runs the same
- * calls on a real redis-server and compares every reply and the state.
+ * Each method is one atomic script run; its reply is the typed reply the Lettuce driver would parse
+ * from the script's. The differential test ({@code NodeModelFidelityIT}) runs the same calls on a
+ * real redis-server and compares every reply and the state.
  *
  * <p>With {@code bugs}, the node-side teeth of {@link Bug} are put back here. Not thread-safe.
  */
@@ -45,7 +45,13 @@ public final class ScriptModel {
   /** acquire.lua (fenced), handoff.lua (unfenced with a predecessor), or SET NX PX. */
   public LockReply lock(LockRequest r) {
     if (r.fenceKey() != null) {
-      return acquire(r.lockKey(), r.fenceKey(), r.owner(), r.ttlMillis(), r.predictedToken(), r.predecessorOwner());
+      return acquire(
+          r.lockKey(),
+          r.fenceKey(),
+          r.owner(),
+          r.ttlMillis(),
+          r.predictedToken(),
+          r.predecessorOwner());
     }
     if (r.predecessorOwner() != null) {
       return handoff(r.lockKey(), r.owner(), r.ttlMillis(), r.predecessorOwner());
@@ -56,7 +62,12 @@ public final class ScriptModel {
     return new LockReply.Refused(-1, 0, null);
   }
 
-  private LockReply acquire(String lockKey, String fenceKey, String owner, long ttl, long predicted,
+  private LockReply acquire(
+      String lockKey,
+      String fenceKey,
+      String owner,
+      long ttl,
+      long predicted,
       @Nullable String predecessor) {
     if (predecessor != null) {
       deleteIfHeldBy(lockKey, predecessor);
@@ -135,7 +146,9 @@ public final class ScriptModel {
   public NodeMarks readMarks() {
     String marker = store.get(NodeKeys.MARKER);
     String highWater = store.get(NodeKeys.HIGH_WATER);
-    return new NodeMarks(marker != null, marker != null ? Long.parseLong(marker) : 0,
+    return new NodeMarks(
+        marker != null,
+        marker != null ? Long.parseLong(marker) : 0,
         highWater != null ? Long.parseLong(highWater) : 0);
   }
 

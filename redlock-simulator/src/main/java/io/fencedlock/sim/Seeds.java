@@ -1,9 +1,9 @@
 package io.fencedlock.sim;
 
 /**
- * Independent seeds derived from one: each use (the network, one client's jitter, one client's
- * ids) gets its own stream, named and indexed, so that removing a client or an operation while
- * shrinking leaves the other streams as they were.
+ * Independent seeds derived from one: each use (the network, one client's jitter, one client's ids)
+ * gets its own stream, named and indexed, so that removing a client or an operation while shrinking
+ * leaves the other streams as they were.
  */
 final class Seeds {
   private Seeds() {}

@@ -6,9 +6,9 @@ import java.util.function.Function;
 
 /**
  * Makes a failing plan smaller while the same invariant still fails: fewer clients, resources and
- * nodes, a calm network, then delta debugging over the faults and over the operations (drop
- * halves, then quarters, down to single items). The seeds stay, so the network's randomness is
- * drawn from the same stream; a reduction is kept only if its run still fails the same way.
+ * nodes, a calm network, then delta debugging over the faults and over the operations (drop halves,
+ * then quarters, down to single items). The seeds stay, so the network's randomness is drawn from
+ * the same stream; a reduction is kept only if its run still fails the same way.
  */
 final class Shrinker {
   private final Violation.Kind target;
@@ -22,7 +22,10 @@ final class Shrinker {
     this.budget = budget;
   }
 
-  /** The smallest outcome found within {@code budget} runs that fails like the first failure of {@code failing}. */
+  /**
+   * The smallest outcome found within {@code budget} runs that fails like the first failure of
+   * {@code failing}.
+   */
   static Outcome shrink(Outcome failing, int budget) {
     return shrink(failing, failing.failures().get(0).kind(), budget);
   }
@@ -48,8 +51,21 @@ final class Shrinker {
     boolean progress = false;
     Plan p = best.plan();
     if (p.net().requestLoss() > 0 || p.net().replyLoss() > 0 || p.net().slowRate() > 0) {
-      progress |= tryPlan(new Plan(p.seed(), p.nodes(), p.clients(), p.resources(), p.fencing(), p.tokenPrediction(),
-          p.maxLocalHandoffs(), NetProfile.healed(p.net().meanDelayNanos()), p.horizonNanos(), p.ops(), p.faults(), p.bugs()));
+      progress |=
+          tryPlan(
+              new Plan(
+                  p.seed(),
+                  p.nodes(),
+                  p.clients(),
+                  p.resources(),
+                  p.fencing(),
+                  p.tokenPrediction(),
+                  p.maxLocalHandoffs(),
+                  NetProfile.healed(p.net().meanDelayNanos()),
+                  p.horizonNanos(),
+                  p.ops(),
+                  p.faults(),
+                  p.bugs()));
     }
     for (int c = best.plan().clients() - 1; c >= 0 && best.plan().clients() > 1; c--) {
       progress |= tryPlan(withoutClient(best.plan(), c));
@@ -63,7 +79,8 @@ final class Shrinker {
     return progress;
   }
 
-  private <T> boolean shrinkList(Function<Plan, List<T>> get, java.util.function.BiFunction<Plan, List<T>, Plan> set) {
+  private <T> boolean shrinkList(
+      Function<Plan, List<T>> get, java.util.function.BiFunction<Plan, List<T>, Plan> set) {
     boolean progress = false;
     int chunk = Math.max(1, get.apply(best.plan()).size() / 2);
     while (chunk >= 1 && runs < budget) {
@@ -129,8 +146,19 @@ final class Shrinker {
 
   private static Plan threeNodes(Plan p) {
     List<Fault> faults = p.faults().stream().filter(f -> nodeOf(f) < 3).toList();
-    return new Plan(p.seed(), 3, p.clients(), p.resources(), p.fencing(), p.tokenPrediction(), p.maxLocalHandoffs(),
-        p.net(), p.horizonNanos(), p.ops(), faults, p.bugs());
+    return new Plan(
+        p.seed(),
+        3,
+        p.clients(),
+        p.resources(),
+        p.fencing(),
+        p.tokenPrediction(),
+        p.maxLocalHandoffs(),
+        p.net(),
+        p.horizonNanos(),
+        p.ops(),
+        faults,
+        p.bugs());
   }
 
   private static int clientOf(Fault f) {

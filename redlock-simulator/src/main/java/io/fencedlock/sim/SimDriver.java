@@ -16,11 +16,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * One client's {@link NodeDriver} over the simulated nodes. A call sends its request over the
  * client's connection to the node (in send order, with a drawn delay, maybe lost); the node runs
- * the script atomically when it arrives (or when it resumes, if paused); the reply comes back
- * the same way, maybe lost after the script ran. A timeout event fails the future with a {@link
- * java.util.concurrent.TimeoutException} after the node timeout (admin calls: the connect
- * timeout) unless the reply came first, as the Lettuce driver's request timer does. A call to a
- * node that is down fails at once, as Lettuce fails commands without a connection.
+ * the script atomically when it arrives (or when it resumes, if paused); the reply comes back the
+ * same way, maybe lost after the script ran. A timeout event fails the future with a {@link
+ * java.util.concurrent.TimeoutException} after the node timeout (admin calls: the connect timeout)
+ * unless the reply came first, as the Lettuce driver's request timer does. A call to a node that is
+ * down fails at once, as Lettuce fails commands without a connection.
  *
  * <p>While {@link #instant} is set (inside {@code Redlock.create}, which waits for its start-up
  * calls with a blocking get), calls run on the node at once and complete before they return:
@@ -29,8 +29,16 @@ import org.jspecify.annotations.Nullable;
 final class SimDriver implements NodeDriver {
   /** The kinds of call, with their trace labels made once. */
   enum Script {
-    LOCK("lock"), FENCE("fence"), EXTEND("extend"), RELEASE("release"), RELEASE_ANNOUNCED("release+pub"),
-    READ_MARKS("read-marks"), HAS_MARKER("has-marker"), NAME_EMPTY("name-empty"), INIT("init"), READMIT("readmit");
+    LOCK("lock"),
+    FENCE("fence"),
+    EXTEND("extend"),
+    RELEASE("release"),
+    RELEASE_ANNOUNCED("release+pub"),
+    READ_MARKS("read-marks"),
+    HAS_MARKER("has-marker"),
+    NAME_EMPTY("name-empty"),
+    INIT("init"),
+    READMIT("readmit");
 
     final String sent;
     final String ran;
@@ -44,8 +52,10 @@ final class SimDriver implements NodeDriver {
   private final World world;
   private final int client;
   private final SimReleaseFeed feed;
+
   /** Every future not known to be done, in call order, failed in that order on close. */
   private final List<CompletableFuture<?>> outstanding = new ArrayList<>();
+
   private boolean instant;
   private boolean closed;
 
@@ -82,56 +92,88 @@ final class SimDriver implements NodeDriver {
   @Override
   public CompletableFuture<LockReply> lock(int node, LockRequest request) {
     world.audit.lockSent(node, request);
-    return call(node, world.nodeTimeoutNanos, Script.LOCK, request.owner(), n -> n.scripts().lock(request));
+    return call(
+        node, world.nodeTimeoutNanos, Script.LOCK, request.owner(), n -> n.scripts().lock(request));
   }
 
   @Override
-  public CompletableFuture<Boolean> writeToken(int node, String lockKey, String fenceKey, String owner, long token) {
-    return call(node, world.nodeTimeoutNanos, Script.FENCE, owner, n -> n.scripts().writeToken(lockKey, fenceKey, owner, token));
+  public CompletableFuture<Boolean> writeToken(
+      int node, String lockKey, String fenceKey, String owner, long token) {
+    return call(
+        node,
+        world.nodeTimeoutNanos,
+        Script.FENCE,
+        owner,
+        n -> n.scripts().writeToken(lockKey, fenceKey, owner, token));
   }
 
   @Override
-  public CompletableFuture<Boolean> lengthen(int node, String lockKey, String owner, long ttlMillis) {
-    return call(node, world.nodeTimeoutNanos, Script.EXTEND, owner, n -> n.scripts().lengthen(lockKey, owner, ttlMillis));
+  public CompletableFuture<Boolean> lengthen(
+      int node, String lockKey, String owner, long ttlMillis) {
+    return call(
+        node,
+        world.nodeTimeoutNanos,
+        Script.EXTEND,
+        owner,
+        n -> n.scripts().lengthen(lockKey, owner, ttlMillis));
   }
 
   @Override
-  public CompletableFuture<Boolean> release(int node, String lockKey, String owner, @Nullable String announceOn) {
+  public CompletableFuture<Boolean> release(
+      int node, String lockKey, String owner, @Nullable String announceOn) {
     world.audit.releaseSent(node, owner);
-    return call(node, world.nodeTimeoutNanos, announceOn == null ? Script.RELEASE : Script.RELEASE_ANNOUNCED, owner, n -> {
-      boolean deleted = n.scripts().release(lockKey, owner);
-      if (deleted && announceOn != null) {
-        world.publish(n, announceOn, owner);
-      }
-      return deleted;
-    });
+    return call(
+        node,
+        world.nodeTimeoutNanos,
+        announceOn == null ? Script.RELEASE : Script.RELEASE_ANNOUNCED,
+        owner,
+        n -> {
+          boolean deleted = n.scripts().release(lockKey, owner);
+          if (deleted && announceOn != null) {
+            world.publish(n, announceOn, owner);
+          }
+          return deleted;
+        });
   }
 
   @Override
   public CompletableFuture<NodeMarks> readMarks(int node) {
-    return call(node, world.nodeTimeoutNanos, Script.READ_MARKS, null, n -> n.scripts().readMarks());
+    return call(
+        node, world.nodeTimeoutNanos, Script.READ_MARKS, null, n -> n.scripts().readMarks());
   }
 
   @Override
   public CompletableFuture<Boolean> hasMarker(int node) {
-    return call(node, world.adminTimeoutNanos, Script.HAS_MARKER, null, n -> n.scripts().hasMarker());
+    return call(
+        node, world.adminTimeoutNanos, Script.HAS_MARKER, null, n -> n.scripts().hasMarker());
   }
 
   @Override
   public CompletableFuture<String> nameEmptyIncarnation(int node, String freshName) {
-    return call(node, world.adminTimeoutNanos, Script.NAME_EMPTY, freshName, n -> n.scripts().nameEmptyIncarnation(freshName));
+    return call(
+        node,
+        world.adminTimeoutNanos,
+        Script.NAME_EMPTY,
+        freshName,
+        n -> n.scripts().nameEmptyIncarnation(freshName));
   }
 
   @Override
-  public CompletableFuture<InitReply> initialize(int node, long epoch, @Nullable String incarnation) {
-    return call(node, world.adminTimeoutNanos, incarnation == null ? Script.INIT : Script.READMIT, incarnation, n -> {
-      InitReply reply = n.scripts().initialize(epoch, incarnation);
-      if (reply.outcome() == InitReply.Outcome.SET && incarnation != null) {
-        world.stats.readmissions++;
-        world.audit.readmitted(n, Simulation.MAX_LEASE_TTL.toNanos());
-      }
-      return reply;
-    });
+  public CompletableFuture<InitReply> initialize(
+      int node, long epoch, @Nullable String incarnation) {
+    return call(
+        node,
+        world.adminTimeoutNanos,
+        incarnation == null ? Script.INIT : Script.READMIT,
+        incarnation,
+        n -> {
+          InitReply reply = n.scripts().initialize(epoch, incarnation);
+          if (reply.outcome() == InitReply.Outcome.SET && incarnation != null) {
+            world.stats.readmissions++;
+            world.audit.readmitted(n, Simulation.MAX_LEASE_TTL.toNanos());
+          }
+          return reply;
+        });
   }
 
   @Override
@@ -169,7 +211,11 @@ final class SimDriver implements NodeDriver {
     feed.close();
   }
 
-  <T> CompletableFuture<T> call(int node, long timeoutNanos, Script what, @Nullable String owner,
+  <T> CompletableFuture<T> call(
+      int node,
+      long timeoutNanos,
+      Script what,
+      @Nullable String owner,
       Function<SimNode, T> script) {
     CompletableFuture<T> future = new CompletableFuture<>();
     SimNode target = world.nodes[node];
@@ -190,29 +236,47 @@ final class SimDriver implements NodeDriver {
     trace.add(world.loop.now(), what.sent, client, node, Long.MIN_VALUE, owner);
     track(future);
     if (target.isDown()) {
-      world.loop.after(0, client, () -> future.completeExceptionally(new SimFailures.Unavailable("node " + node + " is down")));
+      world.loop.after(
+          0,
+          client,
+          () ->
+              future.completeExceptionally(
+                  new SimFailures.Unavailable("node " + node + " is down")));
       return future;
     }
-    world.loop.after(timeoutNanos, client, () -> {
-      if (future.completeExceptionally(new SimFailures.Timeout("node " + node + " timed out"))) {
-        world.stats.timeouts++;
-        trace.add(world.loop.now(), "timeout", client, node, Long.MIN_VALUE, what.sent);
-      }
-    });
-    boolean sent = world.network.request(Network.COMMAND, client, node, () -> {
-      T reply = script.apply(target);
-      trace.add(world.loop.now(), what.ran, client, node, Long.MIN_VALUE, reply);
-      if (!world.network.reply(Network.COMMAND, client, node, () -> future.complete(reply))) {
-        trace.add(world.loop.now(), "reply-lost", client, node, Long.MIN_VALUE, what.sent);
-      }
-    });
+    world.loop.after(
+        timeoutNanos,
+        client,
+        () -> {
+          if (future.completeExceptionally(
+              new SimFailures.Timeout("node " + node + " timed out"))) {
+            world.stats.timeouts++;
+            trace.add(world.loop.now(), "timeout", client, node, Long.MIN_VALUE, what.sent);
+          }
+        });
+    boolean sent =
+        world.network.request(
+            Network.COMMAND,
+            client,
+            node,
+            () -> {
+              T reply = script.apply(target);
+              trace.add(world.loop.now(), what.ran, client, node, Long.MIN_VALUE, reply);
+              if (!world.network.reply(
+                  Network.COMMAND, client, node, () -> future.complete(reply))) {
+                trace.add(world.loop.now(), "reply-lost", client, node, Long.MIN_VALUE, what.sent);
+              }
+            });
     if (!sent) {
       trace.add(world.loop.now(), "request-lost", client, node, Long.MIN_VALUE, what.sent);
     }
     return future;
   }
 
-  /** Remembers a future for {@link #close}; forgets those done, now and then, so the list stays short. */
+  /**
+   * Remembers a future for {@link #close}; forgets those done, now and then, so the list stays
+   * short.
+   */
   private void track(CompletableFuture<?> future) {
     if (outstanding.size() >= 64) {
       outstanding.removeIf(CompletableFuture::isDone);

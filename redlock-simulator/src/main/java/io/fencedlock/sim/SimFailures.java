@@ -3,8 +3,8 @@ package io.fencedlock.sim;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The failures a simulated driver reports. Without stack traces: they are values here, made by
- * the thousand, and filling a stack trace costs more than the rest of a request.
+ * The failures a simulated driver reports. Without stack traces: they are values here, made by the
+ * thousand, and filling a stack trace costs more than the rest of a request.
  */
 final class SimFailures {
   private SimFailures() {}

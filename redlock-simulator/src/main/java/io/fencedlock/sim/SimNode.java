@@ -8,11 +8,11 @@ import java.util.Set;
 
 /**
  * One simulated Redis master: its keys ({@link NodeStore}) on its own clock, the scripts it runs
- * ({@link ScriptModel}), and what faults do to it. Paused (SIGSTOP), it executes nothing and
- * queues what arrives; down, it executes nothing and loses what arrives; a crash breaks every
- * connection and, without persistence, wipes its memory (with {@code appendfsync always} it
- * keeps everything). Its clock is the simulated time plus an offset that clock steps move;
- * keys expire by it, as Redis's do by its wall clock.
+ * ({@link ScriptModel}), and what faults do to it. Paused (SIGSTOP), it executes nothing and queues
+ * what arrives; down, it executes nothing and loses what arrives; a crash breaks every connection
+ * and, without persistence, wipes its memory (with {@code appendfsync always} it keeps everything).
+ * Its clock is the simulated time plus an offset that clock steps move; keys expire by it, as
+ * Redis's do by its wall clock.
  */
 final class SimNode {
   private final int index;
@@ -23,20 +23,31 @@ final class SimNode {
   private long clockOffsetNanos;
   private boolean paused;
   private boolean down;
+
   /** Bumped by every crash: a request sent on an older connection never arrives. */
   private int connectionEpoch;
+
   /** When this node last came back without its memory (simulated nanos), or -1. */
   private long emptySince = -1;
+
   private final ArrayDeque<Runnable> queued = new ArrayDeque<>();
+
   /** Channel -> subscribed clients, in client order. */
   private final Map<String, boolean[]> subscribers = new HashMap<>();
+
   private final int clients;
 
   /**
-   * @param detectsAmnesia whether a node without its marker is kept out of quorums: fenced
-   *     clients with the marker check (unfenced ones never look at the marker)
+   * @param detectsAmnesia whether a node without its marker is kept out of quorums: fenced clients
+   *     with the marker check (unfenced ones never look at the marker)
    */
-  SimNode(int index, EventLoop loop, int clients, Set<Bug> bugs, boolean detectsAmnesia, KeyObserver observer) {
+  SimNode(
+      int index,
+      EventLoop loop,
+      int clients,
+      Set<Bug> bugs,
+      boolean detectsAmnesia,
+      KeyObserver observer) {
     this.index = index;
     this.loop = loop;
     this.clients = clients;
@@ -78,12 +89,12 @@ final class SimNode {
   }
 
   /**
-   * Whether this node cannot take part in any quorum until a client re-admits it, so that it
-   * cannot help a rival: it has no marker (it lost its memory, now or in a crash before this
-   * one, and nobody re-admitted it yet) while acquires check the marker. Down or up makes no
-   * difference: down, it takes part in nothing; back up, it refuses until re-admitted. (Where
-   * nothing checks the marker, a node that lost its memory takes part at once when it is back,
-   * and is not amnesic in this sense.)
+   * Whether this node cannot take part in any quorum until a client re-admits it, so that it cannot
+   * help a rival: it has no marker (it lost its memory, now or in a crash before this one, and
+   * nobody re-admitted it yet) while acquires check the marker. Down or up makes no difference:
+   * down, it takes part in nothing; back up, it refuses until re-admitted. (Where nothing checks
+   * the marker, a node that lost its memory takes part at once when it is back, and is not amnesic
+   * in this sense.)
    */
   boolean isAmnesic() {
     return markerCheck && store.peek(NodeKeys.MARKER) == null;
@@ -111,11 +122,14 @@ final class SimNode {
     while (!queued.isEmpty()) {
       Runnable r = queued.poll();
       int epoch = connectionEpoch;
-      loop.at(loop.now(), Event.WORLD, () -> {
-        if (!down && connectionEpoch == epoch) {
-          execute(r);
-        }
-      });
+      loop.at(
+          loop.now(),
+          Event.WORLD,
+          () -> {
+            if (!down && connectionEpoch == epoch) {
+              execute(r);
+            }
+          });
     }
   }
 
@@ -131,7 +145,9 @@ final class SimNode {
     }
   }
 
-  /** Back up (clients resubscribe, as Lettuce does after reconnecting; see {@link SimReleaseFeed}). */
+  /**
+   * Back up (clients resubscribe, as Lettuce does after reconnecting; see {@link SimReleaseFeed}).
+   */
   void restart() {
     down = false;
     if (store.peek(NodeKeys.MARKER) == null && store.liveKeys().isEmpty()) {

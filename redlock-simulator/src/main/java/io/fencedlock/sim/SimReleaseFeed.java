@@ -11,15 +11,17 @@ import java.util.function.BiConsumer;
 /**
  * One client's release announcements: a pub/sub connection per node, like the Lettuce feed.
  * SUBSCRIBE and UNSUBSCRIBE travel to the node over it (in order, maybe lost) and take effect
- * there; a release that deletes a key publishes to the clients subscribed on that node then.
- * The channels this client is subscribed to are resubscribed on a node after it restarts.
+ * there; a release that deletes a key publishes to the clients subscribed on that node then. The
+ * channels this client is subscribed to are resubscribed on a node after it restarts.
  */
 final class SimReleaseFeed implements ReleaseFeed {
   private final World world;
   private final int client;
   private final SimDriver driver;
+
   /** What this client is subscribed to, in the order it subscribed. */
   private final Set<String> channels = new LinkedHashSet<>();
+
   private final List<CompletableFuture<Void>> unconfirmed = new ArrayList<>();
   private BiConsumer<String, String> listener = (channel, owner) -> {};
 
@@ -48,15 +50,24 @@ final class SimReleaseFeed implements ReleaseFeed {
     for (SimNode node : world.nodes) {
       if (node.isDown()) {
         if (++failures[0] == world.nodes.length) {
-          world.loop.after(0, client, () -> subscribed.completeExceptionally(
-              new SimFailures.Unavailable("no node to subscribe on")));
+          world.loop.after(
+              0,
+              client,
+              () ->
+                  subscribed.completeExceptionally(
+                      new SimFailures.Unavailable("no node to subscribe on")));
         }
         continue;
       }
-      world.network.request(Network.PUBSUB, client, node.index(), () -> {
-        node.subscribe(channel, client);
-        world.network.reply(Network.PUBSUB, client, node.index(), () -> subscribed.complete(null));
-      });
+      world.network.request(
+          Network.PUBSUB,
+          client,
+          node.index(),
+          () -> {
+            node.subscribe(channel, client);
+            world.network.reply(
+                Network.PUBSUB, client, node.index(), () -> subscribed.complete(null));
+          });
     }
     return subscribed;
   }
@@ -66,7 +77,8 @@ final class SimReleaseFeed implements ReleaseFeed {
     channels.remove(channel);
     for (SimNode node : world.nodes) {
       if (!node.isDown()) {
-        world.network.request(Network.PUBSUB, client, node.index(), () -> node.unsubscribe(channel, client));
+        world.network.request(
+            Network.PUBSUB, client, node.index(), () -> node.unsubscribe(channel, client));
       }
     }
   }

@@ -20,13 +20,18 @@ final class SimScheduler implements Scheduler {
   @Override
   public Task schedule(Runnable task, long delayNanos) {
     if (shutdown) {
-      throw new RejectedExecutionException("the simulated scheduler of client " + client + " is shut down");
+      throw new RejectedExecutionException(
+          "the simulated scheduler of client " + client + " is shut down");
     }
-    Event e = loop.after(Math.max(0, delayNanos), client, () -> {
-      if (!shutdown) {
-        task.run();
-      }
-    });
+    Event e =
+        loop.after(
+            Math.max(0, delayNanos),
+            client,
+            () -> {
+              if (!shutdown) {
+                task.run();
+              }
+            });
     return () -> e.cancelled = true;
   }
 

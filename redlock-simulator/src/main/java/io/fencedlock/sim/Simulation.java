@@ -13,14 +13,14 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Runs one {@link Plan}: the real algorithm in each client, against simulated nodes, network and
- * time, on one thread. The phases: the plan's operations and faults until the horizon; healing;
- * a quiet period past every TTL and maxLeaseTtl (then no lock key may remain); one acquire per
+ * time, on one thread. The phases: the plan's operations and faults until the horizon; healing; a
+ * quiet period past every TTL and maxLeaseTtl (then no lock key may remain); one acquire per
  * resource by a fresh client, which must succeed; every client closes; the loop drains (then no
  * call may be pending, and no key may have been leaked). Invariants are checked after every step.
  *
  * <p>Durations are small, in simulated time, and matter only relative to each other: a 5 ms node
- * timeout, 0.3 ms mean network delay, TTLs of 10 to 100 ms, maxLeaseTtl 100 ms, so that
- * expiries, retries and re-admissions all happen within a schedule.
+ * timeout, 0.3 ms mean network delay, TTLs of 10 to 100 ms, maxLeaseTtl 100 ms, so that expiries,
+ * retries and re-admissions all happen within a schedule.
  */
 public final class Simulation {
   static final int FIRST_PORT = 7000;
@@ -32,8 +32,13 @@ public final class Simulation {
   static final long MEAN_DELAY_NANOS = 300_000;
   static final int MIN_TTL_MILLIS = 10;
   static final int MAX_WAIT_MILLIS = 200;
-  /** The drift allowance's constant part: a clock stepping forward by more has broken the assumption. */
+
+  /**
+   * The drift allowance's constant part: a clock stepping forward by more has broken the
+   * assumption.
+   */
   static final long DRIFT_FLOOR_NANOS = 2_000_000;
+
   private static final Duration FINAL_TTL = Duration.ofMillis(50);
   private static final Duration FINAL_WAIT = Duration.ofMillis(200);
   private static final long DRAIN_CAP_NANOS = 60_000_000_000L;
@@ -60,11 +65,27 @@ public final class Simulation {
     KeyAudit audit = new KeyAudit(plan.nodes(), violations, stats, trace, loop);
     SimNode[] nodes = new SimNode[plan.nodes()];
     for (int i = 0; i < nodes.length; i++) {
-      nodes[i] = new SimNode(i, loop, plan.clients() + 1, plan.bugs(), plan.fencing(), audit.observer(i));
+      nodes[i] =
+          new SimNode(i, loop, plan.clients() + 1, plan.bugs(), plan.fencing(), audit.observer(i));
     }
-    Network network = new Network(loop, nodes, plan.clients() + 1, stats,
-        new SplittableRandom(Seeds.of(plan.seed(), "network", 0)), plan.net());
-    this.world = new World(loop, nodes, network, trace, stats, audit, NODE_TIMEOUT.toNanos(), CONNECT_TIMEOUT.toNanos());
+    Network network =
+        new Network(
+            loop,
+            nodes,
+            plan.clients() + 1,
+            stats,
+            new SplittableRandom(Seeds.of(plan.seed(), "network", 0)),
+            plan.net());
+    this.world =
+        new World(
+            loop,
+            nodes,
+            network,
+            trace,
+            stats,
+            audit,
+            NODE_TIMEOUT.toNanos(),
+            CONNECT_TIMEOUT.toNanos());
     String[] lockKeys = new String[plan.resources()];
     for (int r = 0; r < lockKeys.length; r++) {
       lockKeys[r] = resource(r);
@@ -101,9 +122,18 @@ public final class Simulation {
     for (int i = 0; i < plan.nodes(); i++) {
       uris.add("redis://127.0.0.1:" + (FIRST_PORT + i));
     }
-    return RedlockConfig.builder().nodes(uris).nodeTimeout(NODE_TIMEOUT).connectTimeout(CONNECT_TIMEOUT)
-        .retryDelay(RETRY_DELAY).retryJitter(RETRY_JITTER).maxLeaseTtl(MAX_LEASE_TTL).fencing(plan.fencing())
-        .tokenPrediction(plan.tokenPrediction()).maxLocalHandoffs(plan.maxLocalHandoffs()).ticker(loop::now).build();
+    return RedlockConfig.builder()
+        .nodes(uris)
+        .nodeTimeout(NODE_TIMEOUT)
+        .connectTimeout(CONNECT_TIMEOUT)
+        .retryDelay(RETRY_DELAY)
+        .retryJitter(RETRY_JITTER)
+        .maxLeaseTtl(MAX_LEASE_TTL)
+        .fencing(plan.fencing())
+        .tokenPrediction(plan.tokenPrediction())
+        .maxLocalHandoffs(plan.maxLocalHandoffs())
+        .ticker(loop::now)
+        .build();
   }
 
   private Outcome run() {
@@ -116,8 +146,12 @@ public final class Simulation {
       runUntil(plan.horizonNanos());
       nemesis.heal(NetProfile.healed(MEAN_DELAY_NANOS));
       workload.heal();
-      long quietUntil = plan.horizonNanos() + MAX_WAIT_MILLIS * 1_000_000L + 2 * MAX_LEASE_TTL.toNanos()
-          + 50_000_000L - nemesis.mostNegativeOffset();
+      long quietUntil =
+          plan.horizonNanos()
+              + MAX_WAIT_MILLIS * 1_000_000L
+              + 2 * MAX_LEASE_TTL.toNanos()
+              + 50_000_000L
+              - nemesis.mostNegativeOffset();
       runUntil(quietUntil);
       checkNoKeyLeft();
       finalPhase();
@@ -127,20 +161,26 @@ public final class Simulation {
     stats.schedules = 1;
     stats.steps = loop.steps();
     stats.simulatedNanos = loop.now();
-    Assumptions assumptions = new Assumptions(leases.pausedPastValidity(), nemesis.clockSteppedBeyondDrift());
+    Assumptions assumptions =
+        new Assumptions(leases.pausedPastValidity(), nemesis.clockSteppedBeyondDrift());
     return new Outcome(plan, violations.list(), assumptions, stats, trace.hash(), trace.lines());
   }
 
   private void finalPhase() {
     SimClient fresh = SimClient.create(plan.clients(), world, config, plan.seed(), regressions);
     clients.add(fresh);
-    List<CompletableFuture<Lease>> finals = workload.finalAcquires(fresh, plan.resources(), FINAL_TTL, FINAL_WAIT);
+    List<CompletableFuture<Lease>> finals =
+        workload.finalAcquires(fresh, plan.resources(), FINAL_TTL, FINAL_WAIT);
     runUntil(loop.now() + FINAL_WAIT.toNanos() + 10 * NODE_TIMEOUT.toNanos());
     for (int r = 0; r < finals.size(); r++) {
       CompletableFuture<Lease> f = finals.get(r);
       if (!f.isDone() || f.isCompletedExceptionally()) {
-        violations.add(Violation.Kind.FINAL_ACQUIRE_FAILED, "after healing, acquire(" + resource(r) + ") "
-            + (f.isDone() ? "failed: " + failure(f) : "had not completed"));
+        violations.add(
+            Violation.Kind.FINAL_ACQUIRE_FAILED,
+            "after healing, acquire("
+                + resource(r)
+                + ") "
+                + (f.isDone() ? "failed: " + failure(f) : "had not completed"));
       }
     }
     for (SimClient client : clients) {
@@ -151,7 +191,9 @@ public final class Simulation {
       leases.check();
     }
     if (loop.nextTime() != Long.MAX_VALUE) {
-      violations.add(Violation.Kind.PENDING_AT_END, "events were still scheduled 60 s after every client closed");
+      violations.add(
+          Violation.Kind.PENDING_AT_END,
+          "events were still scheduled 60 s after every client closed");
     }
     calls.checkNonePending();
     world.audit.checkOrphans();
@@ -164,9 +206,18 @@ public final class Simulation {
         stats.checks++;
         NodeStore.Entry e = node.store().peek(resource(r));
         if (e != null && e.expiresAtMillis() >= node.nowMillis()) {
-          violations.add(Violation.Kind.STALE_KEY, "n" + node.index() + " still holds " + resource(r) + " for "
-              + Trace.id(e.value()) + " (PTTL " + (e.expiresAtMillis() - node.nowMillis()) + " ms) after healing and "
-              + "a quiet period past every TTL");
+          violations.add(
+              Violation.Kind.STALE_KEY,
+              "n"
+                  + node.index()
+                  + " still holds "
+                  + resource(r)
+                  + " for "
+                  + Trace.id(e.value())
+                  + " (PTTL "
+                  + (e.expiresAtMillis() - node.nowMillis())
+                  + " ms) after healing and "
+                  + "a quiet period past every TTL");
         }
       }
     }

@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Counters of one schedule, or of a campaign when added up: what ran, which faults were
- * exercised, how many invariant checks were made. Plain fields: one thread writes them.
+ * Counters of one schedule, or of a campaign when added up: what ran, which faults were exercised,
+ * how many invariant checks were made. Plain fields: one thread writes them.
  */
 final class Stats {
   long schedules;

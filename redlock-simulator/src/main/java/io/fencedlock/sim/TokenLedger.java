@@ -7,8 +7,8 @@ import java.util.Set;
 /**
  * The fencing-token invariant, checked at every grant: a token is unique for its resource, and
  * above every token of a lease whose acquire completed before this lease's acquire was called
- * (real-time order). Per resource it keeps the grants in completion order with a running
- * maximum, so a check is a binary search.
+ * (real-time order). Per resource it keeps the grants in completion order with a running maximum,
+ * so a check is a binary search.
  */
 final class TokenLedger {
   private final long[][] completedAt;
@@ -31,18 +31,36 @@ final class TokenLedger {
     this.stats = stats;
   }
 
-  /** A lease with {@code token} on {@code resource}, whose call began at {@code calledAt}, completed now. */
+  /**
+   * A lease with {@code token} on {@code resource}, whose call began at {@code calledAt}, completed
+   * now.
+   */
   void granted(int resource, long token, long calledAt, long now, int client, String owner) {
     stats.checks += 2;
     if (!seen[resource].add(token)) {
-      violations.add(Violation.Kind.TOKEN_DUPLICATE, who(client, owner) + " got token " + token + " on r" + resource
-          + ", which another lease of r" + resource + " already had");
+      violations.add(
+          Violation.Kind.TOKEN_DUPLICATE,
+          who(client, owner)
+              + " got token "
+              + token
+              + " on r"
+              + resource
+              + ", which another lease of r"
+              + resource
+              + " already had");
     }
     int n = size[resource];
     int before = countBefore(completedAt[resource], n, calledAt);
     if (before > 0 && maxSoFar[resource][before - 1] >= token) {
-      violations.add(Violation.Kind.TOKEN_ORDER, who(client, owner) + " got token " + token + " on r" + resource
-          + ", but a lease whose acquire completed before this call began had token " + maxSoFar[resource][before - 1]);
+      violations.add(
+          Violation.Kind.TOKEN_ORDER,
+          who(client, owner)
+              + " got token "
+              + token
+              + " on r"
+              + resource
+              + ", but a lease whose acquire completed before this call began had token "
+              + maxSoFar[resource][before - 1]);
     }
     if (n == completedAt[resource].length) {
       completedAt[resource] = Arrays.copyOf(completedAt[resource], n * 2);

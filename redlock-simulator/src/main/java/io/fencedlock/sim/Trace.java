@@ -5,9 +5,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What happened in a run, as a 64-bit hash of every event (always) and as readable lines (only
- * when asked, for a replay or a shrunk failure: formatting costs more than the run). Two runs of
- * one seed must give the same hash, bit for bit.
+ * What happened in a run, as a 64-bit hash of every event (always) and as readable lines (only when
+ * asked, for a replay or a shrunk failure: formatting costs more than the run). Two runs of one
+ * seed must give the same hash, bit for bit.
  */
 final class Trace {
   private final @Nullable List<String> lines;
@@ -22,19 +22,30 @@ final class Trace {
   }
 
   /**
-   * One event: {@code what} is a constant verb, {@code client} and {@code node} say where (-1
-   * for none), {@code number} is printed unless it is Long.MIN_VALUE, and {@code detail} (an
-   * owner id, a reply) is turned into text only when recording; its hash code goes into the
-   * hash either way, so both modes hash alike.
+   * One event: {@code what} is a constant verb, {@code client} and {@code node} say where (-1 for
+   * none), {@code number} is printed unless it is Long.MIN_VALUE, and {@code detail} (an owner id,
+   * a reply) is turned into text only when recording; its hash code goes into the hash either way,
+   * so both modes hash alike.
    */
   void add(long time, String what, int client, int node, long number, @Nullable Object detail) {
-    hash = mix(mix(mix(mix(mix(hash, time), what.hashCode()), client * 31L + node), number),
-        detail == null ? 0 : detail.hashCode());
+    hash =
+        mix(
+            mix(mix(mix(mix(hash, time), what.hashCode()), client * 31L + node), number),
+            detail == null ? 0 : detail.hashCode());
     if (lines != null) {
-      String text = detail instanceof String owner && owner.length() == 32 ? id(owner) : String.valueOf(detail);
-      lines.add(String.format("%11.3f ms  %-4s %-4s %-16s%s%s", time / 1e6,
-          client >= 0 ? "c" + client : "", node >= 0 ? "n" + node : "", what,
-          number != Long.MIN_VALUE ? " " + number : "", detail == null ? "" : " " + text));
+      String text =
+          detail instanceof String owner && owner.length() == 32
+              ? id(owner)
+              : String.valueOf(detail);
+      lines.add(
+          String.format(
+              "%11.3f ms  %-4s %-4s %-16s%s%s",
+              time / 1e6,
+              client >= 0 ? "c" + client : "",
+              node >= 0 ? "n" + node : "",
+              what,
+              number != Long.MIN_VALUE ? " " + number : "",
+              detail == null ? "" : " " + text));
     }
   }
 

@@ -27,13 +27,16 @@ public record Violation(Kind kind, long time, String detail) {
     ORPHAN_KEY(false, false),
     /** After healing, an acquire did not succeed. */
     FINAL_ACQUIRE_FAILED(false, false),
-    /** An owner's lock key was created twice on one node (re-created after it expired or was deleted). */
+    /**
+     * An owner's lock key was created twice on one node (re-created after it expired or was
+     * deleted).
+     */
     KEY_RECREATED(false, false),
     /** A held lease's key was deleted before its holder released it. */
     HELD_KEY_DELETED(false, false),
     /**
-     * A node that came back without its memory was re-admitted sooner than maxLeaseTtl after
-     * that: a lease it forgot may still be valid, and the node can now help a rival to a quorum.
+     * A node that came back without its memory was re-admitted sooner than maxLeaseTtl after that:
+     * a lease it forgot may still be valid, and the node can now help a rival to a quorum.
      */
     READMITTED_TOO_SOON(false, false),
     /** Code threw where it never should (the simulator's or the algorithm's). */

@@ -7,11 +7,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The clients' application code: starts the plan's acquires at their times, cancels them when
- * told, extends and releases the leases it gets, closes clients; every call is registered with
- * the {@link CallBook} and every lease with the {@link LeaseBook} and {@link TokenLedger}. Every
- * action is an event of its client, so a paused client's code does not run either. After the
- * schedule heals, leases still held are released and new ones released at once.
+ * The clients' application code: starts the plan's acquires at their times, cancels them when told,
+ * extends and releases the leases it gets, closes clients; every call is registered with the {@link
+ * CallBook} and every lease with the {@link LeaseBook} and {@link TokenLedger}. Every action is an
+ * event of its client, so a paused client's code does not run either. After the schedule heals,
+ * leases still held are released and new ones released at once.
  */
 final class Workload {
   /** What closing may take beyond the call bound (the core's close() allows itself the same). */
@@ -25,7 +25,12 @@ final class Workload {
   private final long callBoundNanos;
   private boolean healed;
 
-  Workload(World world, List<SimClient> clients, LeaseBook leases, TokenLedger tokens, CallBook calls,
+  Workload(
+      World world,
+      List<SimClient> clients,
+      LeaseBook leases,
+      TokenLedger tokens,
+      CallBook calls,
       long callBoundNanos) {
     this.world = world;
     this.clients = clients;
@@ -51,34 +56,49 @@ final class Workload {
     long calledAt = world.loop.now();
     CompletableFuture<?> call;
     if (op.tryOnly()) {
-      CompletableFuture<Optional<Lease>> f = client.redlock.tryAcquireAsync(resource, ttl).toCompletableFuture();
+      CompletableFuture<Optional<Lease>> f =
+          client.redlock.tryAcquireAsync(resource, ttl).toCompletableFuture();
       calls.started("tryAcquire(" + resource + ")", op.client(), callBoundNanos, f);
-      f.whenComplete((lease, e) -> {
-        if (e == null && lease.isPresent()) {
-          granted(op.client(), op, lease.get(), calledAt);
-        }
-      });
+      f.whenComplete(
+          (lease, e) -> {
+            if (e == null && lease.isPresent()) {
+              granted(op.client(), op, lease.get(), calledAt);
+            }
+          });
       call = f;
     } else {
       Duration maxWait = Duration.ofMillis(op.maxWaitMillis());
-      CompletableFuture<Lease> f = client.redlock.acquireAsync(resource, ttl, maxWait).toCompletableFuture();
-      calls.started("acquire(" + resource + ")", op.client(), maxWait.toNanos() + callBoundNanos, f);
-      f.whenComplete((lease, e) -> {
-        if (e == null) {
-          granted(op.client(), op, lease, calledAt);
-        }
-      });
+      CompletableFuture<Lease> f =
+          client.redlock.acquireAsync(resource, ttl, maxWait).toCompletableFuture();
+      calls.started(
+          "acquire(" + resource + ")", op.client(), maxWait.toNanos() + callBoundNanos, f);
+      f.whenComplete(
+          (lease, e) -> {
+            if (e == null) {
+              granted(op.client(), op, lease, calledAt);
+            }
+          });
       call = f;
     }
-    world.trace.add(world.loop.now(), op.tryOnly() ? "tryAcquire" : "acquire", op.client(), -1, op.ttlMillis(), resource);
+    world.trace.add(
+        world.loop.now(),
+        op.tryOnly() ? "tryAcquire" : "acquire",
+        op.client(),
+        -1,
+        op.ttlMillis(),
+        resource);
     if (op.cancelAfterNanos() >= 0) {
-      world.loop.after(op.cancelAfterNanos(), op.client(), () -> {
-        if (!call.isDone()) {
-          world.stats.cancels++;
-          world.trace.add(world.loop.now(), "cancel", op.client(), -1, Long.MIN_VALUE, resource);
-          call.cancel(true);
-        }
-      });
+      world.loop.after(
+          op.cancelAfterNanos(),
+          op.client(),
+          () -> {
+            if (!call.isDone()) {
+              world.stats.cancels++;
+              world.trace.add(
+                  world.loop.now(), "cancel", op.client(), -1, Long.MIN_VALUE, resource);
+              call.cancel(true);
+            }
+          });
     }
   }
 
@@ -108,7 +128,8 @@ final class Workload {
     }
     world.stats.extends_++;
     world.trace.add(world.loop.now(), "extend", held.client, -1, ttlMillis, held.owner);
-    CompletableFuture<Boolean> f = held.lease.extendAsync(Duration.ofMillis(ttlMillis)).toCompletableFuture();
+    CompletableFuture<Boolean> f =
+        held.lease.extendAsync(Duration.ofMillis(ttlMillis)).toCompletableFuture();
     calls.started("extend", held.client, callBoundNanos, f);
   }
 
@@ -118,11 +139,13 @@ final class Workload {
     }
     leases.releaseCalled(held);
     if (clients.get(held.client).closed) {
-      world.audit.exempt(held.owner); // a closed client's release sends nothing: the key stays to its TTL
+      world.audit.exempt(
+          held.owner); // a closed client's release sends nothing: the key stays to its TTL
     }
     world.stats.releases++;
     world.trace.add(world.loop.now(), "release", held.client, -1, Long.MIN_VALUE, held.owner);
-    calls.started("release", held.client, callBoundNanos, held.lease.releaseAsync().toCompletableFuture());
+    calls.started(
+        "release", held.client, callBoundNanos, held.lease.releaseAsync().toCompletableFuture());
   }
 
   /** The client calls closeAsync(); the leases it holds stay on the nodes until their TTL. */
@@ -133,13 +156,18 @@ final class Workload {
     }
     client.closed = true;
     if (!healed) {
-      world.stats.clientCloses++; // a fault; after healing every client closes, as the schedule ends
+      world
+          .stats
+          .clientCloses++; // a fault; after healing every client closes, as the schedule ends
     }
     for (LeaseBook.Held held : leases.unreleasedOf(index)) {
       world.audit.exempt(held.owner);
     }
     world.trace.add(world.loop.now(), "close", index, -1, Long.MIN_VALUE, null);
-    calls.started("close", index, callBoundNanos + CLOSE_MARGIN_NANOS,
+    calls.started(
+        "close",
+        index,
+        callBoundNanos + CLOSE_MARGIN_NANOS,
         client.redlock.closeAsync().toCompletableFuture());
   }
 
@@ -157,22 +185,41 @@ final class Workload {
   }
 
   /**
-   * After healing and a quiet period, one acquire per resource by a fresh client must succeed;
-   * the lease is released at once. Returns the calls, to check once they had their time.
+   * After healing and a quiet period, one acquire per resource by a fresh client must succeed; the
+   * lease is released at once. Returns the calls, to check once they had their time.
    */
-  List<CompletableFuture<Lease>> finalAcquires(SimClient client, int resources, Duration ttl, Duration maxWait) {
+  List<CompletableFuture<Lease>> finalAcquires(
+      SimClient client, int resources, Duration ttl, Duration maxWait) {
     List<CompletableFuture<Lease>> finals = new java.util.ArrayList<>();
     for (int r = 0; r < resources; r++) {
       int resource = r;
       long calledAt = world.loop.now();
-      CompletableFuture<Lease> f = client.redlock.acquireAsync(Simulation.resource(r), ttl, maxWait).toCompletableFuture();
-      calls.started("final acquire(" + Simulation.resource(r) + ")", client.index, maxWait.toNanos() + callBoundNanos, f);
-      f.whenComplete((lease, e) -> {
-        if (e == null) {
-          granted(client.index, new Op(calledAt, client.index, resource, false, (int) ttl.toMillis(),
-              (int) maxWait.toMillis(), -1, 0, List.of()), lease, calledAt);
-        }
-      });
+      CompletableFuture<Lease> f =
+          client.redlock.acquireAsync(Simulation.resource(r), ttl, maxWait).toCompletableFuture();
+      calls.started(
+          "final acquire(" + Simulation.resource(r) + ")",
+          client.index,
+          maxWait.toNanos() + callBoundNanos,
+          f);
+      f.whenComplete(
+          (lease, e) -> {
+            if (e == null) {
+              granted(
+                  client.index,
+                  new Op(
+                      calledAt,
+                      client.index,
+                      resource,
+                      false,
+                      (int) ttl.toMillis(),
+                      (int) maxWait.toMillis(),
+                      -1,
+                      0,
+                      List.of()),
+                  lease,
+                  calledAt);
+            }
+          });
       finals.add(f);
     }
     return finals;

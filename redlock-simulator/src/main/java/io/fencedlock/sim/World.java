@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The simulated parts of one schedule that every client's driver shares: the event loop, the
- * nodes, the network, the trace, the counters and the key audit. Built fresh for every schedule,
- * so that nothing leaks from one into the next.
+ * The simulated parts of one schedule that every client's driver shares: the event loop, the nodes,
+ * the network, the trace, the counters and the key audit. Built fresh for every schedule, so that
+ * nothing leaks from one into the next.
  */
 final class World {
   final EventLoop loop;
@@ -19,8 +19,15 @@ final class World {
   final long adminTimeoutNanos;
   private final List<SimReleaseFeed> feeds = new ArrayList<>();
 
-  World(EventLoop loop, SimNode[] nodes, Network network, Trace trace, Stats stats, KeyAudit audit,
-      long nodeTimeoutNanos, long adminTimeoutNanos) {
+  World(
+      EventLoop loop,
+      SimNode[] nodes,
+      Network network,
+      Trace trace,
+      Stats stats,
+      KeyAudit audit,
+      long nodeTimeoutNanos,
+      long adminTimeoutNanos) {
     this.loop = loop;
     this.nodes = nodes;
     this.network = network;
@@ -44,7 +51,8 @@ final class World {
     for (int client = 0; client < subscribed.length; client++) {
       if (subscribed[client]) {
         SimReleaseFeed feed = feeds.get(client);
-        network.reply(Network.PUBSUB, client, node.index(), () -> feed.deliver(node.index(), channel, owner));
+        network.reply(
+            Network.PUBSUB, client, node.index(), () -> feed.deliver(node.index(), channel, owner));
       }
     }
   }

@@ -34,16 +34,16 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * The fidelity of the simulator's node model: random sequences of the project's script calls
  * (random owners, TTLs, tokens, predecessors, marker and incarnation calls, wipes and time
  * advances) run on a real redis-server through the Lettuce driver, that is through the real Lua
- * scripts, and on the {@link ScriptModel}; every reply and the whole state after every call
- * (keys present, values, fence counters, marker, high-water mark, TTLs within a tolerance) must
- * agree. jqwik reports its seed with every run.
+ * scripts, and on the {@link ScriptModel}; every reply and the whole state after every call (keys
+ * present, values, fence counters, marker, high-water mark, TTLs within a tolerance) must agree.
+ * jqwik reports its seed with every run.
  *
  * <p>Time: the model's clock is the node's own clock, read (Redis TIME) in the same script that
- * reads the node's state before each call, plus the advances made so far; an advance rewrites
- * every TTL on the node in one script. So real time passing during the test moves both sides
- * alike. Only the few milliseconds between that read and the call's execution differ, so no key
- * is let near its expiry at a call (both sides are moved past it first), and TTLs are compared
- * within {@link #TOLERANCE_MILLIS}.
+ * reads the node's state before each call, plus the advances made so far; an advance rewrites every
+ * TTL on the node in one script. So real time passing during the test moves both sides alike. Only
+ * the few milliseconds between that read and the call's execution differ, so no key is let near its
+ * expiry at a call (both sides are moved past it first), and TTLs are compared within {@link
+ * #TOLERANCE_MILLIS}.
  */
 final class NodeModelFidelityIT {
   private static final long GUARD_MILLIS = 15;
@@ -84,7 +84,8 @@ final class NodeModelFidelityIT {
   }
 
   @Property(tries = 40)
-  void model_withoutMarkerCheck_sameRepliesAndStateAsRedis(@ForAll("calls") List<ScriptCall> calls) {
+  void model_withoutMarkerCheck_sameRepliesAndStateAsRedis(
+      @ForAll("calls") List<ScriptCall> calls) {
     new Run(unchecked, EnumSet.of(Bug.NO_MARKER_CHECK)).play(calls);
   }
 
@@ -93,23 +94,42 @@ final class NodeModelFidelityIT {
     Arbitrary<String> keys = Arbitraries.of("a", "b");
     Arbitrary<String> owners = Arbitraries.of("owner-1", "owner-2", "owner-3");
     Arbitrary<Long> ttls = Arbitraries.of(100L, 200L, 300L, 400L);
-    Arbitrary<Long> tokens = Arbitraries.oneOf(Arbitraries.just(0L), Arbitraries.longs().between(995, 1030),
-        Arbitraries.longs().between(1995, 2030));
+    Arbitrary<Long> tokens =
+        Arbitraries.oneOf(
+            Arbitraries.just(0L),
+            Arbitraries.longs().between(995, 1030),
+            Arbitraries.longs().between(1995, 2030));
     Arbitrary<String> names = Arbitraries.of("incarnation-1", "incarnation-2");
-    Arbitrary<ScriptCall> lock = Combinators.combine(keys, Arbitraries.of(true, true, true, false), owners, ttls, tokens,
-            owners.injectNull(0.6))
-        .as(ScriptCall.Lock::new);
-    Arbitrary<ScriptCall> fence = Combinators.combine(keys, owners, tokens).as(ScriptCall.Fence::new);
-    Arbitrary<ScriptCall> extend = Combinators.combine(keys, owners, ttls.map(t -> t + 100)).as(ScriptCall.Extend::new);
-    Arbitrary<ScriptCall> release = Combinators.combine(keys, owners, Arbitraries.of(true, false)).as(ScriptCall.Release::new);
-    Arbitrary<ScriptCall> init = Combinators.combine(Arbitraries.of(1000L, 2000L), names.injectNull(0.5))
-        .as(ScriptCall.Init::new);
-    Arbitrary<ScriptCall> call = Arbitraries.frequencyOf(
-        Tuple.of(8, lock), Tuple.of(3, fence), Tuple.of(3, extend), Tuple.of(3, release),
-        Tuple.of(1, Arbitraries.just(new ScriptCall.ReadMarks())), Tuple.of(1, Arbitraries.just(new ScriptCall.HasMarker())),
-        Tuple.of(2, names.map(ScriptCall.NameEmpty::new)), Tuple.of(3, init),
-        Tuple.of(1, Arbitraries.just(new ScriptCall.Wipe())),
-        Tuple.of(3, Arbitraries.of(30L, 130L, 230L, 430L).map(ScriptCall.Advance::new)));
+    Arbitrary<ScriptCall> lock =
+        Combinators.combine(
+                keys,
+                Arbitraries.of(true, true, true, false),
+                owners,
+                ttls,
+                tokens,
+                owners.injectNull(0.6))
+            .as(ScriptCall.Lock::new);
+    Arbitrary<ScriptCall> fence =
+        Combinators.combine(keys, owners, tokens).as(ScriptCall.Fence::new);
+    Arbitrary<ScriptCall> extend =
+        Combinators.combine(keys, owners, ttls.map(t -> t + 100)).as(ScriptCall.Extend::new);
+    Arbitrary<ScriptCall> release =
+        Combinators.combine(keys, owners, Arbitraries.of(true, false)).as(ScriptCall.Release::new);
+    Arbitrary<ScriptCall> init =
+        Combinators.combine(Arbitraries.of(1000L, 2000L), names.injectNull(0.5))
+            .as(ScriptCall.Init::new);
+    Arbitrary<ScriptCall> call =
+        Arbitraries.frequencyOf(
+            Tuple.of(8, lock),
+            Tuple.of(3, fence),
+            Tuple.of(3, extend),
+            Tuple.of(3, release),
+            Tuple.of(1, Arbitraries.just(new ScriptCall.ReadMarks())),
+            Tuple.of(1, Arbitraries.just(new ScriptCall.HasMarker())),
+            Tuple.of(2, names.map(ScriptCall.NameEmpty::new)),
+            Tuple.of(3, init),
+            Tuple.of(1, Arbitraries.just(new ScriptCall.Wipe())),
+            Tuple.of(3, Arbitraries.of(30L, 130L, 230L, 430L).map(ScriptCall.Advance::new)));
     return call.list().ofMinSize(5).ofMaxSize(40);
   }
 
@@ -151,12 +171,15 @@ final class NodeModelFidelityIT {
     /** Reads the node's clock and state in one step and compares the state with the model's. */
     private void compareState(String where) {
       List<?> dump = (List<?>) node.command("EVAL", dumpScript, "0");
-      nodeMillis = Long.parseLong((String) dump.get(0)) * 1000 + Long.parseLong((String) dump.get(1)) / 1000;
+      nodeMillis =
+          Long.parseLong((String) dump.get(0)) * 1000 + Long.parseLong((String) dump.get(1)) / 1000;
       Map<String, Object[]> real = new HashMap<>();
       for (int i = 2; i < dump.size(); i += 3) {
         real.put((String) dump.get(i), new Object[] {dump.get(i + 1), dump.get(i + 2)});
       }
-      assertThat(store.liveKeys()).as("keys %s", where).containsExactlyInAnyOrderElementsOf(real.keySet());
+      assertThat(store.liveKeys())
+          .as("keys %s", where)
+          .containsExactlyInAnyOrderElementsOf(real.keySet());
       for (Map.Entry<String, Object[]> e : real.entrySet()) {
         String key = e.getKey();
         assertThat(store.get(key)).as("value of %s %s", key, where).isEqualTo(e.getValue()[0]);
@@ -165,7 +188,9 @@ final class NodeModelFidelityIT {
         if (realTtl < 0 || modelTtl < 0) {
           assertThat(modelTtl).as("PTTL of %s %s", key, where).isEqualTo(realTtl);
         } else {
-          assertThat(modelTtl).as("PTTL of %s %s", key, where).isCloseTo(realTtl, within(TOLERANCE_MILLIS));
+          assertThat(modelTtl)
+              .as("PTTL of %s %s", key, where)
+              .isCloseTo(realTtl, within(TOLERANCE_MILLIS));
         }
       }
     }
@@ -216,7 +241,8 @@ final class NodeModelFidelityIT {
         if (r.pttlMillis() < 0) {
           assertThat(m.pttlMillis()).isEqualTo(r.pttlMillis());
         } else {
-          assertThat(m.pttlMillis()).as("PTTL in reply to %s %s", call, where)
+          assertThat(m.pttlMillis())
+              .as("PTTL in reply to %s %s", call, where)
               .isCloseTo(r.pttlMillis(), within(TOLERANCE_MILLIS));
         }
         return;
@@ -234,8 +260,12 @@ final class NodeModelFidelityIT {
   }
 
   private static LettuceNodeDriver open(LettuceNodeDriver.Options options) {
-    RedlockConfig config = RedlockConfig.builder().nodes(node.uri()).nodeTimeout(Timing.AWAIT)
-        .connectTimeout(Timing.AWAIT).build();
+    RedlockConfig config =
+        RedlockConfig.builder()
+            .nodes(node.uri())
+            .nodeTimeout(Timing.AWAIT)
+            .connectTimeout(Timing.AWAIT)
+            .build();
     LettuceNodeDriver driver = LettuceNodeDriver.open(config, options);
     driver.connect(Timing.AWAIT);
     return driver;

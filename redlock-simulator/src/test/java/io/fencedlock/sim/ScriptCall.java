@@ -6,9 +6,9 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call of the node protocol, made the same way on a real node (through the Lettuce driver,
- * so through the real scripts) and on the model; or one of the two things done to both sides
- * alike, a wipe and a time advance. Records, so jqwik shrinks and prints them.
+ * One call of the node protocol, made the same way on a real node (through the Lettuce driver, so
+ * through the real scripts) and on the model; or one of the two things done to both sides alike, a
+ * wipe and a time advance. Records, so jqwik shrinks and prints them.
  */
 sealed interface ScriptCall {
 
@@ -26,10 +26,17 @@ sealed interface ScriptCall {
     return "{" + lockKey + "}:fence";
   }
 
-  record Lock(String key, boolean fenced, String owner, long ttl, long predicted, @Nullable String predecessor)
+  record Lock(
+      String key,
+      boolean fenced,
+      String owner,
+      long ttl,
+      long predicted,
+      @Nullable String predecessor)
       implements ScriptCall {
     LockRequest request() {
-      return new LockRequest(key, fenced ? fenceKey(key) : null, owner, ttl, fenced ? predicted : 0, predecessor);
+      return new LockRequest(
+          key, fenced ? fenceKey(key) : null, owner, ttl, fenced ? predicted : 0, predecessor);
     }
 
     public CompletableFuture<?> onRedis(NodeDriver d) {

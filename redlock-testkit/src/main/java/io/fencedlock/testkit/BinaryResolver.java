@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Decides which redis-server executable to use. Environment, OS and cache location are injected
- * so tests can exercise every branch without touching the real environment.
+ * Decides which redis-server executable to use. Environment, OS and cache location are injected so
+ * tests can exercise every branch without touching the real environment.
  *
  * <p>Order: {@code REDIS_SERVER} (must be executable), {@code redis-server} on {@code PATH}, the
  * Linux x86-64 binary bundled in the embedded-redis jar.
@@ -55,7 +55,10 @@ final class BinaryResolver {
       Path path = Path.of(explicit);
       if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
         throw new IllegalStateException(
-            ENV_VAR + "=" + explicit + " is not an executable file; point it at a redis-server"
+            ENV_VAR
+                + "="
+                + explicit
+                + " is not an executable file; point it at a redis-server"
                 + " binary or unset it to use the one on PATH or the bundled one");
       }
       return new Resolution(path.toAbsolutePath(), ENV_VAR);
@@ -66,9 +69,16 @@ final class BinaryResolver {
     }
     if (!isLinuxX64()) {
       throw new IllegalStateException(
-          "No redis-server found: " + ENV_VAR + " is unset and none is on PATH, and the bundled"
-              + " binary only runs on Linux x86-64, not " + osName + "/" + osArch
-              + ". Install redis-server or set " + ENV_VAR + ".");
+          "No redis-server found: "
+              + ENV_VAR
+              + " is unset and none is on PATH, and the bundled"
+              + " binary only runs on Linux x86-64, not "
+              + osName
+              + "/"
+              + osArch
+              + ". Install redis-server or set "
+              + ENV_VAR
+              + ".");
     }
     Path extracted = BundledBinary.extract(BUNDLED_RESOURCE, cacheRoot);
     return new Resolution(extracted, "bundled " + BUNDLED_RESOURCE);

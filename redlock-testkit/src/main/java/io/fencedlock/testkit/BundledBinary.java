@@ -14,10 +14,10 @@ import java.util.HexFormat;
 /**
  * Extracts a redis-server binary shipped as a classpath resource into a cache dir.
  *
- * <p>The cache path contains a hash of the content, so a different jar version never reuses a
- * stale file. Each extraction writes a private temp file and renames it into place atomically:
- * concurrent JVMs may both extract, but nobody ever sees or executes a half-written binary, and
- * replacing a file that another JVM is executing is harmless on Linux.
+ * <p>The cache path contains a hash of the content, so a different jar version never reuses a stale
+ * file. Each extraction writes a private temp file and renames it into place atomically: concurrent
+ * JVMs may both extract, but nobody ever sees or executes a half-written binary, and replacing a
+ * file that another JVM is executing is harmless on Linux.
  *
  * <p>Stateless and thread-safe.
  */
@@ -44,7 +44,10 @@ final class BundledBinary {
       return target;
     } catch (IOException e) {
       throw new UncheckedIOException(
-          "cannot extract bundled " + resource + " to " + target
+          "cannot extract bundled "
+              + resource
+              + " to "
+              + target
               + "; set REDIS_SERVER to an installed redis-server instead",
           e);
     }
@@ -60,7 +63,9 @@ final class BundledBinary {
     try (InputStream in = BundledBinary.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException(
-            "classpath resource " + resource + " not found; is com.github.codemonstur:"
+            "classpath resource "
+                + resource
+                + " not found; is com.github.codemonstur:"
                 + "embedded-redis on the classpath? Or set REDIS_SERVER.");
       }
       return in.readAllBytes();

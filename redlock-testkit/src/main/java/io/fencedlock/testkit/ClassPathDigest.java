@@ -19,9 +19,9 @@ import java.util.zip.ZipFile;
 
 /**
  * What a {@link JavaImage} tag is made of: a SHA-256 over the base image, the arguments and the
- * class path's contents. A jar counts by its entries' names and bytes in name order, a directory
- * by its files' relative paths and bytes, so that rebuilding a jar (new timestamps) keeps the tag
- * and changing a class changes it. Stateless; thread-safe.
+ * class path's contents. A jar counts by its entries' names and bytes in name order, a directory by
+ * its files' relative paths and bytes, so that rebuilding a jar (new timestamps) keeps the tag and
+ * changing a class changes it. Stateless; thread-safe.
  */
 final class ClassPathDigest {
   static final int HEX_DIGITS = 12;

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a short-lived helper command ({@code kill}, {@code redis-server --version}) with a hard
- * time bound. Output goes to a temp file rather than a pipe so that a command which never closes
- * its stdout cannot block us past the bound. Stateless and thread-safe.
+ * Runs a short-lived helper command ({@code kill}, {@code redis-server --version}) with a hard time
+ * bound. Output goes to a temp file rather than a pipe so that a command which never closes its
+ * stdout cannot block us past the bound. Stateless and thread-safe.
  */
 final class Commands {
   /** Exit code and combined stdout/stderr of a finished command. */
@@ -29,10 +29,11 @@ final class Commands {
     Path output = null;
     try {
       output = Files.createTempFile("fencedlock-cmd-", ".out");
-      Process process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(output.toFile())
-          .start();
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
       process.getOutputStream().close(); // EOF on stdin, so nothing waits for input
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();

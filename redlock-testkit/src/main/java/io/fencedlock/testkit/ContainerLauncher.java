@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Brings up the containers of a deployment fast: every container is started before we wait for
- * any of them, so they boot in parallel. Owns the retry for a published port that another process
- * took between our probe and the engine's bind, as {@link NodeLauncher} does for processes.
+ * Brings up the containers of a deployment fast: every container is started before we wait for any
+ * of them, so they boot in parallel. Owns the retry for a published port that another process took
+ * between our probe and the engine's bind, as {@link NodeLauncher} does for processes.
  *
  * <p>Not thread-safe; confined to the thread that starts the deployment.
  */
@@ -34,7 +34,8 @@ final class ContainerLauncher {
     List<ContainerLauncher> launchers = new ArrayList<>();
     try {
       for (int i = 0; i < specs.size(); i++) {
-        ContainerLauncher launcher = new ContainerLauncher(docker, specs.get(i), persistence.get(i));
+        ContainerLauncher launcher =
+            new ContainerLauncher(docker, specs.get(i), persistence.get(i));
         launchers.add(launcher);
         NodeVolume.create(docker, launcher.spec.name());
         launcher.startOnFreePort();

@@ -11,17 +11,17 @@ import org.slf4j.LoggerFactory;
  * partition through Docker's network ({@link #disconnect()}/{@link #reconnect()}). Obtain nodes
  * from {@link ContainerNodes}.
  *
- * <p>How the faults are made: {@link #kill()} is {@code docker kill} (SIGKILL), {@link #pause()}
- * is {@code docker pause} (the cgroup freezer: unlike SIGSTOP, a frozen task cannot observe or be
+ * <p>How the faults are made: {@link #kill()} is {@code docker kill} (SIGKILL), {@link #pause()} is
+ * {@code docker pause} (the cgroup freezer: unlike SIGSTOP, a frozen task cannot observe or be
  * woken by any signal until thawed), {@link #restart(Persistence)} starts a new container on the
  * node's volume, which {@link Persistence#NONE} replaces with an empty one first.
  *
  * <p>Two ways in: {@link #uri()} is the port published on {@code 127.0.0.1} (fixed for the node's
  * lifetime, works wherever the engine runs), {@link #networkUri()} the node's fixed address on the
  * deployment's network, reachable from this machine only where the engine runs on its kernel
- * (Linux). They differ under a partition: the published port refuses connections and drops the
- * open ones (the engine's port proxy goes away, as with a firewall that rejects), the network
- * address does not answer at all (as with a firewall that drops).
+ * (Linux). They differ under a partition: the published port refuses connections and drops the open
+ * ones (the engine's port proxy goes away, as with a firewall that rejects), the network address
+ * does not answer at all (as with a firewall that drops).
  *
  * <p>Thread-safety: thread-safe; lifecycle methods are serialized on the node. {@link #command}
  * takes no lock.
@@ -67,8 +67,8 @@ public final class ContainerNode implements Node {
   }
 
   /**
-   * {@code <address on the deployment network>:6379}: where another container on that network
-   * (a fault proxy, a client) reaches the node.
+   * {@code <address on the deployment network>:6379}: where another container on that network (a
+   * fault proxy, a client) reaches the node.
    */
   public String networkAddress() {
     return spec.address() + ":" + ContainerSpec.CONTAINER_PORT;
@@ -203,8 +203,18 @@ public final class ContainerNode implements Node {
   @Override
   public synchronized String toString() {
     String state = closed ? "closed" : isPaused() ? "paused" : isRunning() ? "running" : "down";
-    return "ContainerNode[" + spec.index() + " " + uri() + " " + spec.name() + " " + state + " "
-        + container.persistence() + (disconnected ? " disconnected" : "") + "]";
+    return "ContainerNode["
+        + spec.index()
+        + " "
+        + uri()
+        + " "
+        + spec.name()
+        + " "
+        + state
+        + " "
+        + container.persistence()
+        + (disconnected ? " disconnected" : "")
+        + "]";
   }
 
   private void requireOpen(String operation) {

@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }
  * }</pre>
  *
- * <p>Every container, volume and network carries this JVM's labels; {@link #close()} removes
- * them, and so do the JVM's shutdown hook and the resource reaper (see {@link DockerEngine}) when
- * a test never gets there.
+ * <p>Every container, volume and network carries this JVM's labels; {@link #close()} removes them,
+ * and so do the JVM's shutdown hook and the resource reaper (see {@link DockerEngine}) when a test
+ * never gets there.
  *
  * <p>Thread-safety: thread-safe; the node list is immutable. The {@link Builder} is not.
  */
@@ -79,10 +79,9 @@ public final class ContainerNodes implements Deployment {
   }
 
   /**
-   * The name of the deployment's Docker network, for other containers that are to reach the
-   * nodes at their {@link ContainerNode#networkAddress()} (Testcontainers: {@code
-   * withNetworkMode(name)}). A node's {@link ContainerNode#disconnect()} cuts it off from them
-   * too.
+   * The name of the deployment's Docker network, for other containers that are to reach the nodes
+   * at their {@link ContainerNode#networkAddress()} (Testcontainers: {@code
+   * withNetworkMode(name)}). A node's {@link ContainerNode#disconnect()} cuts it off from them too.
    */
   public String networkName() {
     return network.name();
@@ -133,8 +132,7 @@ public final class ContainerNodes implements Deployment {
 
   /**
    * Configures and starts a {@link ContainerNodes}: the options of {@link RedisNodes.Builder}.
-   * Every setter validates at once; setting the same thing twice is an error ({@link
-   * NodeOptions}).
+   * Every setter validates at once; setting the same thing twice is an error ({@link NodeOptions}).
    *
    * <p>Not thread-safe: use it from one thread.
    */
@@ -155,8 +153,7 @@ public final class ContainerNodes implements Deployment {
     }
 
     /**
-     * The persistence mode of every node without a per-node mode; default {@link
-     * Persistence#NONE}.
+     * The persistence mode of every node without a per-node mode; default {@link Persistence#NONE}.
      *
      * @throws IllegalArgumentException if {@code persistence} is null
      * @throws IllegalStateException if already set
@@ -216,8 +213,10 @@ public final class ContainerNodes implements Deployment {
       String name = "fencedlock-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
       NodeNetwork network = NodeNetwork.create(docker, name);
       try {
-        return new ContainerNodes(ContainerLauncher.launchAll(
-            docker, specs(image, name, network, nodes), options.modes()), network);
+        return new ContainerNodes(
+            ContainerLauncher.launchAll(
+                docker, specs(image, name, network, nodes), options.modes()),
+            network);
       } catch (RuntimeException e) {
         try {
           network.remove();
@@ -228,13 +227,19 @@ public final class ContainerNodes implements Deployment {
       }
     }
 
-    private List<ContainerSpec> specs(
-        String image, String name, NodeNetwork network, int nodes) {
+    private List<ContainerSpec> specs(String image, String name, NodeNetwork network, int nodes) {
       List<String> extraArgs = options.extraArgs();
       List<ContainerSpec> specs = new ArrayList<>();
       for (int i = 0; i < nodes; i++) {
-        specs.add(new ContainerSpec(
-            i, image, name + "-node" + i, network, extraArgs, options.startTimeout(), Ports.JVM_WIDE));
+        specs.add(
+            new ContainerSpec(
+                i,
+                image,
+                name + "-node" + i,
+                network,
+                extraArgs,
+                options.startTimeout(),
+                Ports.JVM_WIDE));
       }
       return specs;
     }

@@ -25,6 +25,7 @@ record ContainerSpec(
     PortSource ports) {
   /** The port inside the container; clients use the published host port or the fixed address. */
   static final int CONTAINER_PORT = 6379;
+
   static final String DATA_DIR = "/data";
 
   ContainerSpec {

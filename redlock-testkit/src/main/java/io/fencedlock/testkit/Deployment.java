@@ -43,8 +43,8 @@ public interface Deployment extends AutoCloseable {
   }
 
   /**
-   * Ends every node and removes what the deployment created (processes, data, containers,
-   * volumes, networks). Idempotent; every node is attempted even if some fail.
+   * Ends every node and removes what the deployment created (processes, data, containers, volumes,
+   * networks). Idempotent; every node is attempted even if some fail.
    *
    * @throws IllegalStateException if any cleanup failed; each failure is attached as suppressed
    */

@@ -9,23 +9,25 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.utility.ResourceReaper;
 
 /**
- * The Docker engine the container backend talks to, found the way Testcontainers finds it
- * ({@code DOCKER_HOST}, the local socket, {@code ~/.testcontainers.properties}), and the labels
- * that mark everything the test kit creates there.
+ * The Docker engine the container backend talks to, found the way Testcontainers finds it ({@code
+ * DOCKER_HOST}, the local socket, {@code ~/.testcontainers.properties}), and the labels that mark
+ * everything the test kit creates there.
  *
  * <p>Cleanup does not depend on tests closing their fixtures. Every container, volume and network
- * carries this JVM's session label, which is registered with Testcontainers' resource reaper:
- * Ryuk (or the local stand-in that scripts/docker-setup builds) removes them once this JVM's
- * connection to it is gone, even after SIGKILL; a shutdown hook removes them at once on a normal
- * exit. The owner label (the JVM's pid) lets scripts/docker-setup sweep what a reaper missed.
+ * carries this JVM's session label, which is registered with Testcontainers' resource reaper: Ryuk
+ * (or the local stand-in that scripts/docker-setup builds) removes them once this JVM's connection
+ * to it is gone, even after SIGKILL; a shutdown hook removes them at once on a normal exit. The
+ * owner label (the JVM's pid) lets scripts/docker-setup sweep what a reaper missed.
  *
  * <p>Thread-safe: the client is created once, under the class lock.
  */
 public final class DockerEngine {
   /** Every container, volume and network the test kit creates carries this label (value "true"). */
   public static final String LABEL = "io.fencedlock.testkit";
+
   /** ... and this one, whose value is the pid of the JVM that created it. */
   public static final String OWNER_LABEL = "io.fencedlock.testkit.owner";
+
   static final String SESSION_LABEL = "io.fencedlock.testkit.session";
 
   private static final Logger LOG = LoggerFactory.getLogger(DockerEngine.class);
@@ -62,20 +64,27 @@ public final class DockerEngine {
       try {
         DockerClient connected = DockerClientFactory.instance().client();
         ResourceReaper.instance().registerLabelsFilterForCleanup(Map.of(SESSION_LABEL, session()));
-        Runtime.getRuntime().addShutdownHook(
-            new Thread(() -> SessionSweep.removeAll(connected, session()), "fencedlock-docker-reaper"));
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(
+                    () -> SessionSweep.removeAll(connected, session()),
+                    "fencedlock-docker-reaper"));
         client = connected;
       } catch (NoClassDefFoundError e) {
-        failure = new DockerUnavailableException(
-            "Testcontainers is not on the classpath; add org.testcontainers:testcontainers (an"
-                + " optional dependency of redlock-testkit) to use container nodes",
-            e);
+        failure =
+            new DockerUnavailableException(
+                "Testcontainers is not on the classpath; add org.testcontainers:testcontainers (an"
+                    + " optional dependency of redlock-testkit) to use container nodes",
+                e);
         throw failure;
       } catch (RuntimeException e) {
-        failure = new DockerUnavailableException(
-            "no Docker engine answers (" + firstLine(e) + "); on Debian as root, scripts/docker-setup"
-                + " installs and starts one",
-            e);
+        failure =
+            new DockerUnavailableException(
+                "no Docker engine answers ("
+                    + firstLine(e)
+                    + "); on Debian as root, scripts/docker-setup"
+                    + " installs and starts one",
+                e);
         LOG.debug("Docker unavailable", e);
         throw failure;
       }
@@ -85,9 +94,9 @@ public final class DockerEngine {
 
   /**
    * The labels of every object the test kit creates. Put them on any other Docker object a test
-   * makes (a Testcontainers container, say) once this JVM has used the engine through the test
-   * kit: then this JVM's shutdown hook, the resource reaper and scripts/docker-setup's sweep remove
-   * it like the test kit's own.
+   * makes (a Testcontainers container, say) once this JVM has used the engine through the test kit:
+   * then this JVM's shutdown hook, the resource reaper and scripts/docker-setup's sweep remove it
+   * like the test kit's own.
    */
   public static Map<String, String> labels() {
     return Map.of(

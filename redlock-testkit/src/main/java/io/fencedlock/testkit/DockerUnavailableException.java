@@ -1,8 +1,8 @@
 package io.fencedlock.testkit;
 
 /**
- * No Docker engine answers, so container-backed nodes cannot start. The message says why and
- * how to get one ({@code scripts/docker-setup} on Debian as root).
+ * No Docker engine answers, so container-backed nodes cannot start. The message says why and how to
+ * get one ({@code scripts/docker-setup} on Debian as root).
  *
  * <p>Thread-safety: immutable after construction.
  */

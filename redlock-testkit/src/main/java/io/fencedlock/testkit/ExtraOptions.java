@@ -9,9 +9,18 @@ import java.util.Set;
 /** Validation and rendering of user-supplied redis-server options. Stateless, thread-safe. */
 final class ExtraOptions {
   /** Options the fixture sets itself; overriding them would break its promises. */
-  private static final Set<String> MANAGED = Set.of(
-      "bind", "port", "dir", "logfile", "daemonize", "protected-mode", "save", "appendonly",
-      "appendfsync", "include");
+  private static final Set<String> MANAGED =
+      Set.of(
+          "bind",
+          "port",
+          "dir",
+          "logfile",
+          "daemonize",
+          "protected-mode",
+          "save",
+          "appendonly",
+          "appendfsync",
+          "include");
 
   private ExtraOptions() {}
 
@@ -34,10 +43,11 @@ final class ExtraOptions {
   /** {@code --name value} pairs in insertion order. */
   static List<String> toArgs(Map<String, String> options) {
     List<String> args = new ArrayList<>();
-    options.forEach((name, value) -> {
-      args.add("--" + name);
-      args.add(value);
-    });
+    options.forEach(
+        (name, value) -> {
+          args.add("--" + name);
+          args.add(value);
+        });
     return args;
   }
 }

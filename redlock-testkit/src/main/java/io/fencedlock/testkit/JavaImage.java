@@ -1,10 +1,10 @@
 package io.fencedlock.testkit;
 
-import io.fencedlock.testkit.support.TempDirs;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Image;
+import io.fencedlock.testkit.support.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -41,6 +41,7 @@ import org.testcontainers.utility.TestcontainersConfiguration;
 public final class JavaImage {
   /** The key that names the JRE base image. */
   public static final String JRE_IMAGE_PROPERTY = "fencedlock.jre.image";
+
   static final String APP_DIR = "/app";
 
   private static final Logger LOG = LoggerFactory.getLogger(JavaImage.class);
@@ -51,8 +52,8 @@ public final class JavaImage {
    * The image's tag; builds it first if the engine does not have it.
    *
    * @param repository the image repository, such as {@code fencedlock/fault-proxy}
-   * @param classPath classes whose code sources (jars or class directories) make up the class
-   *     path, in order, duplicates dropped
+   * @param classPath classes whose code sources (jars or class directories) make up the class path,
+   *     in order, duplicates dropped
    * @param javaArgs what follows {@code -cp <class path>}: JVM options, the main class, arguments
    * @throws DockerUnavailableException if no Docker engine answers
    * @throws IllegalStateException if the JRE base image is not named or not built
@@ -78,10 +79,14 @@ public final class JavaImage {
   static String baseImage(DockerClient docker) {
     String name = System.getProperty(JRE_IMAGE_PROPERTY);
     if (name == null || name.isBlank()) {
-      name = TestcontainersConfiguration.getInstance().getEnvVarOrUserProperty(JRE_IMAGE_PROPERTY, null);
+      name =
+          TestcontainersConfiguration.getInstance()
+              .getEnvVarOrUserProperty(JRE_IMAGE_PROPERTY, null);
     }
-    String setup = "; scripts/docker-setup builds it and names it in ~/.testcontainers.properties ("
-        + JRE_IMAGE_PROPERTY + ")";
+    String setup =
+        "; scripts/docker-setup builds it and names it in ~/.testcontainers.properties ("
+            + JRE_IMAGE_PROPERTY
+            + ")";
     if (name == null || name.isBlank()) {
       throw new IllegalStateException("no JRE base image is named" + setup);
     }
@@ -121,18 +126,26 @@ public final class JavaImage {
         copy(entry, context.resolve("app").resolve(name));
         classPath.add(APP_DIR + "/" + name);
       }
-      List<String> entrypoint = new ArrayList<>(List.of("/opt/jre/bin/java", "-cp",
-          String.join(":", classPath)));
+      List<String> entrypoint =
+          new ArrayList<>(List.of("/opt/jre/bin/java", "-cp", String.join(":", classPath)));
       entrypoint.addAll(javaArgs);
-      Files.writeString(context.resolve("Dockerfile"), String.join("\n",
-          "FROM " + base,
-          "COPY app/ " + APP_DIR + "/",
-          "LABEL io.fencedlock.image=java",
-          "ENTRYPOINT " + jsonArray(entrypoint),
-          "CMD []",
-          ""));
-      docker.buildImageCmd(context.toFile()).withTags(Set.of(tag)).withPull(false)
-          .withRemove(true).start().awaitImageId();
+      Files.writeString(
+          context.resolve("Dockerfile"),
+          String.join(
+              "\n",
+              "FROM " + base,
+              "COPY app/ " + APP_DIR + "/",
+              "LABEL io.fencedlock.image=java",
+              "ENTRYPOINT " + jsonArray(entrypoint),
+              "CMD []",
+              ""));
+      docker
+          .buildImageCmd(context.toFile())
+          .withTags(Set.of(tag))
+          .withPull(false)
+          .withRemove(true)
+          .start()
+          .awaitImageId();
       LOG.info("Built image {} from {}", tag, entries);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare the build context of " + tag, e);

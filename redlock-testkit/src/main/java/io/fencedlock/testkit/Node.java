@@ -7,9 +7,9 @@ import java.time.Duration;
  * a local process ({@link RedisNode}) or a container ({@link ContainerNode}).
  *
  * <p>Lifecycle: a node starts running; {@link #kill()} leaves it restartable; {@link
- * #restart(Persistence)} brings it back on the same address, with its data only if the
- * persistence mode kept it ({@link Persistence#NONE} comes back empty, like a master that lost its
- * memory). Closing the deployment ends every node for good.
+ * #restart(Persistence)} brings it back on the same address, with its data only if the persistence
+ * mode kept it ({@link Persistence#NONE} comes back empty, like a master that lost its memory).
+ * Closing the deployment ends every node for good.
  *
  * <p>Thread-safety: implementations are thread-safe; lifecycle methods are serialized per node.
  */
@@ -46,9 +46,9 @@ public interface Node {
   void kill();
 
   /**
-   * Freezes the server and returns once it is frozen: connections are still accepted (by the
-   * kernel or the engine), nothing is answered until {@link #resume()}, as in a long GC pause.
-   * No-op if already paused.
+   * Freezes the server and returns once it is frozen: connections are still accepted (by the kernel
+   * or the engine), nothing is answered until {@link #resume()}, as in a long GC pause. No-op if
+   * already paused.
    *
    * @throws IllegalStateException if the node is closed or not running
    */

@@ -56,20 +56,25 @@ final class NodeContainer {
   static NodeContainer create(
       DockerClient docker, ContainerSpec spec, Persistence persistence, int port) {
     ExposedPort redis = ExposedPort.tcp(ContainerSpec.CONTAINER_PORT);
-    String id = docker.createContainerCmd(spec.image())
-        .withName(spec.name())
-        .withCmd(spec.args(persistence))
-        .withLabels(DockerEngine.labels())
-        .withExposedPorts(redis)
-        .withHostConfig(HostConfig.newHostConfig()
-            .withPortBindings(new PortBinding(
-                com.github.dockerjava.api.model.Ports.Binding.bindIpAndPort(NodeSpec.HOST, port),
-                redis))
-            .withBinds(new Bind(spec.name(), new Volume(ContainerSpec.DATA_DIR)))
-            .withNetworkMode(spec.network().name()))
-        .withIpv4Address(spec.address())
-        .exec()
-        .getId();
+    String id =
+        docker
+            .createContainerCmd(spec.image())
+            .withName(spec.name())
+            .withCmd(spec.args(persistence))
+            .withLabels(DockerEngine.labels())
+            .withExposedPorts(redis)
+            .withHostConfig(
+                HostConfig.newHostConfig()
+                    .withPortBindings(
+                        new PortBinding(
+                            com.github.dockerjava.api.model.Ports.Binding.bindIpAndPort(
+                                NodeSpec.HOST, port),
+                            redis))
+                    .withBinds(new Bind(spec.name(), new Volume(ContainerSpec.DATA_DIR)))
+                    .withNetworkMode(spec.network().name()))
+            .withIpv4Address(spec.address())
+            .exec()
+            .getId();
     return new NodeContainer(docker, spec, persistence, port, id);
   }
 
@@ -80,7 +85,8 @@ final class NodeContainer {
       return Start.STARTED;
     } catch (DockerException e) {
       String message = String.valueOf(e.getMessage());
-      if (message.contains("address already in use") || message.contains("port is already allocated")) {
+      if (message.contains("address already in use")
+          || message.contains("port is already allocated")) {
         remove();
         return Start.PORT_TAKEN;
       }
@@ -101,8 +107,10 @@ final class NodeContainer {
     long backoffMillis = 1;
     while (true) {
       if (!isRunning()) {
-        throw failure("exited with code "
-            + state().map(ContainerState::getExitCodeLong).orElse(null) + " during startup");
+        throw failure(
+            "exited with code "
+                + state().map(ContainerState::getExitCodeLong).orElse(null)
+                + " during startup");
       }
       if (answersPing()) {
         return;
@@ -148,7 +156,9 @@ final class NodeContainer {
 
   boolean isPaused() {
     return state()
-        .map(state -> Boolean.TRUE.equals(state.getRunning()) && Boolean.TRUE.equals(state.getPaused()))
+        .map(
+            state ->
+                Boolean.TRUE.equals(state.getRunning()) && Boolean.TRUE.equals(state.getPaused()))
         .orElse(false);
   }
 
@@ -175,11 +185,25 @@ final class NodeContainer {
 
   /** An exception saying why this run is unusable, with its arguments and log tail. */
   RedisStartupException failure(String why) {
-    return new RedisStartupException("redis node " + spec.index() + " (container " + spec.name()
-        + ", image " + spec.image() + ", port " + port + ") " + why
-        + "\nargs: " + spec.args(persistence).stream().map(a -> a.isEmpty() ? "\"\"" : a)
-            .collect(java.util.stream.Collectors.joining(" "))
-        + "\n--- last " + LOG_TAIL_LINES + " lines of its log ---\n" + logTail());
+    return new RedisStartupException(
+        "redis node "
+            + spec.index()
+            + " (container "
+            + spec.name()
+            + ", image "
+            + spec.image()
+            + ", port "
+            + port
+            + ") "
+            + why
+            + "\nargs: "
+            + spec.args(persistence).stream()
+                .map(a -> a.isEmpty() ? "\"\"" : a)
+                .collect(java.util.stream.Collectors.joining(" "))
+            + "\n--- last "
+            + LOG_TAIL_LINES
+            + " lines of its log ---\n"
+            + logTail());
   }
 
   private Optional<ContainerState> state() {
@@ -213,13 +237,19 @@ final class NodeContainer {
   private String logTail() {
     StringBuilder log = new StringBuilder();
     try {
-      docker.logContainerCmd(id).withStdOut(true).withStdErr(true).withTail(LOG_TAIL_LINES)
-          .exec(new ResultCallback.Adapter<Frame>() {
-            @Override
-            public void onNext(Frame frame) {
-              log.append(new String(frame.getPayload(), java.nio.charset.StandardCharsets.UTF_8));
-            }
-          })
+      docker
+          .logContainerCmd(id)
+          .withStdOut(true)
+          .withStdErr(true)
+          .withTail(LOG_TAIL_LINES)
+          .exec(
+              new ResultCallback.Adapter<Frame>() {
+                @Override
+                public void onNext(Frame frame) {
+                  log.append(
+                      new String(frame.getPayload(), java.nio.charset.StandardCharsets.UTF_8));
+                }
+              })
           .awaitCompletion(STATE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

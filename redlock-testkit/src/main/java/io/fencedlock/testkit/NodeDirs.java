@@ -8,8 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The fixture's directories: one temporary root per {@link RedisNodes}, a data directory per
- * node below it. Deletion is {@link TempDirs}'. Stateless and thread-safe.
+ * The fixture's directories: one temporary root per {@link RedisNodes}, a data directory per node
+ * below it. Deletion is {@link TempDirs}'. Stateless and thread-safe.
  */
 final class NodeDirs {
   private NodeDirs() {}

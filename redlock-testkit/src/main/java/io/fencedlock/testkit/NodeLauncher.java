@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Brings up a group of nodes fast: every process is spawned before we wait for any of them, so
- * they boot in parallel without a thread pool, and the group costs about one startup time.
+ * Brings up a group of nodes fast: every process is spawned before we wait for any of them, so they
+ * boot in parallel without a thread pool, and the group costs about one startup time.
  *
- * <p>Also owns the retry for the unavoidable race between probing a free port and redis binding
- * it: a node that finds its port taken is respawned on a fresh one, a bounded number of times.
+ * <p>Also owns the retry for the unavoidable race between probing a free port and redis binding it:
+ * a node that finds its port taken is respawned on a fresh one, a bounded number of times.
  *
  * <p>Not thread-safe; confined to the thread that starts the group.
  */
@@ -26,8 +26,8 @@ final class NodeLauncher {
   }
 
   /**
-   * Starts one node per spec and returns them once all answer PING. If any fails, every process
-   * of the group is killed and its port released before the failure propagates.
+   * Starts one node per spec and returns them once all answer PING. If any fails, every process of
+   * the group is killed and its port released before the failure propagates.
    *
    * @throws RedisStartupException if a node does not come up
    */

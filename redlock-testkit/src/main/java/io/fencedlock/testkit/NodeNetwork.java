@@ -11,9 +11,9 @@ import java.nio.ByteBuffer;
  * The bridge network of one container deployment. Node i always has address {@code <subnet>.10+i}
  * on it, also after a restart or a reconnect, so that an address handed to a client stays valid.
  *
- * <p>Docker gives fixed addresses only on networks whose subnet the user chose, and we would
- * rather not choose one that may clash with the host's. So the network is created twice: once to
- * let Docker pick a free subnet, then again with that subnet named explicitly.
+ * <p>Docker gives fixed addresses only on networks whose subnet the user chose, and we would rather
+ * not choose one that may clash with the host's. So the network is created twice: once to let
+ * Docker pick a free subnet, then again with that subnet named explicitly.
  *
  * <p>Thread-safe: immutable after creation; Docker serializes the operations.
  */
@@ -33,19 +33,37 @@ final class NodeNetwork {
   }
 
   static NodeNetwork create(DockerClient docker, String name) {
-    String probe = docker.createNetworkCmd().withName(name).withDriver("bridge")
-        .withLabels(DockerEngine.labels()).exec().getId();
+    String probe =
+        docker
+            .createNetworkCmd()
+            .withName(name)
+            .withDriver("bridge")
+            .withLabels(DockerEngine.labels())
+            .exec()
+            .getId();
     String subnet;
     try {
-      subnet = docker.inspectNetworkCmd().withNetworkId(probe).exec()
-          .getIpam().getConfig().get(0).getSubnet();
+      subnet =
+          docker
+              .inspectNetworkCmd()
+              .withNetworkId(probe)
+              .exec()
+              .getIpam()
+              .getConfig()
+              .get(0)
+              .getSubnet();
     } finally {
       docker.removeNetworkCmd(probe).exec();
     }
-    String id = docker.createNetworkCmd().withName(name).withDriver("bridge")
-        .withLabels(DockerEngine.labels())
-        .withIpam(new Network.Ipam().withConfig(new Network.Ipam.Config().withSubnet(subnet)))
-        .exec().getId();
+    String id =
+        docker
+            .createNetworkCmd()
+            .withName(name)
+            .withDriver("bridge")
+            .withLabels(DockerEngine.labels())
+            .withIpam(new Network.Ipam().withConfig(new Network.Ipam.Config().withSubnet(subnet)))
+            .exec()
+            .getId();
     return new NodeNetwork(docker, name, id, networkAddress(subnet));
   }
 
@@ -64,15 +82,23 @@ final class NodeNetwork {
   }
 
   void connect(String containerId, int index) {
-    docker.connectToNetworkCmd().withNetworkId(id).withContainerId(containerId)
-        .withContainerNetwork(new ContainerNetwork()
-            .withIpamConfig(new ContainerNetwork.Ipam().withIpv4Address(addressOf(index))))
+    docker
+        .connectToNetworkCmd()
+        .withNetworkId(id)
+        .withContainerId(containerId)
+        .withContainerNetwork(
+            new ContainerNetwork()
+                .withIpamConfig(new ContainerNetwork.Ipam().withIpv4Address(addressOf(index))))
         .exec();
   }
 
   void disconnect(String containerId) {
-    docker.disconnectFromNetworkCmd().withNetworkId(id).withContainerId(containerId)
-        .withForce(true).exec();
+    docker
+        .disconnectFromNetworkCmd()
+        .withNetworkId(id)
+        .withContainerId(containerId)
+        .withForce(true)
+        .exec();
   }
 
   void remove() {
@@ -86,7 +112,8 @@ final class NodeNetwork {
       int prefix = Integer.parseInt(parts[1]);
       return prefix == 0 ? 0 : address & (-1 << (32 - prefix));
     } catch (UnknownHostException | RuntimeException e) {
-      throw new IllegalStateException("Docker gave the network a subnet we cannot read: " + cidr, e);
+      throw new IllegalStateException(
+          "Docker gave the network a subnet we cannot read: " + cidr, e);
     }
   }
 }

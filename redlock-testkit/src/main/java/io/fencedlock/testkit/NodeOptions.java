@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * The options both deployment builders take ({@link RedisNodes.Builder}, {@link
- * ContainerNodes.Builder}), validated once for both: every setter checks its argument at once,
- * and setting the same thing twice is an error, since it is almost always a copy-paste mistake.
+ * ContainerNodes.Builder}), validated once for both: every setter checks its argument at once, and
+ * setting the same thing twice is an error, since it is almost always a copy-paste mistake.
  *
  * <p>Not thread-safe: owned by one builder.
  */
@@ -70,11 +70,18 @@ final class NodeOptions {
     if (nodes == 0) {
       throw new IllegalStateException("nodes(int) must be called before start()");
     }
-    perNode.keySet().stream().filter(i -> i >= nodes).findFirst().ifPresent(i -> {
-      throw new IllegalArgumentException(
-          "nodeIndex " + i + " of persistence(nodeIndex, ...) is out of range for " + nodes
-              + " nodes");
-    });
+    perNode.keySet().stream()
+        .filter(i -> i >= nodes)
+        .findFirst()
+        .ifPresent(
+            i -> {
+              throw new IllegalArgumentException(
+                  "nodeIndex "
+                      + i
+                      + " of persistence(nodeIndex, ...) is out of range for "
+                      + nodes
+                      + " nodes");
+            });
     return nodes;
   }
 

@@ -4,9 +4,9 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 
 /**
- * The named volume that holds a container node's data dir across restarts: created with the
- * test kit's labels (a volume Docker creates implicitly for a bind would have none, and the
- * reaper would not find it). Stateless and thread-safe.
+ * The named volume that holds a container node's data dir across restarts: created with the test
+ * kit's labels (a volume Docker creates implicitly for a bind would have none, and the reaper would
+ * not find it). Stateless and thread-safe.
  */
 final class NodeVolume {
   private NodeVolume() {}

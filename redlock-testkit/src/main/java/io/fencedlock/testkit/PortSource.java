@@ -1,8 +1,8 @@
 package io.fencedlock.testkit;
 
 /**
- * Hands out ports for new nodes and takes them back when a node is closed. A seam so that tests
- * can force the "port was taken between probe and bind" race; production code uses {@link
+ * Hands out ports for new nodes and takes them back when a node is closed. A seam so that tests can
+ * force the "port was taken between probe and bind" race; production code uses {@link
  * Ports#JVM_WIDE}.
  *
  * <p>Implementations must be thread-safe.

@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Picks free loopback ports and remembers which ones nodes of this JVM own.
  *
  * <p>The reservation set is JVM-wide on purpose: a killed node keeps its port for its restart, and
- * the kernel may hand that port out again from {@code ServerSocket(0)}, so we must not give it to
- * a second node of the same JVM. Other processes can still take a port; callers retry for that.
+ * the kernel may hand that port out again from {@code ServerSocket(0)}, so we must not give it to a
+ * second node of the same JVM. Other processes can still take a port; callers retry for that.
  *
  * <p>Thread-safe.
  */

@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * JVM-wide record of every redis-server process and temp dir the testkit created, with one
- * shutdown hook that kills and deletes whatever is still there.
+ * JVM-wide record of every redis-server process and temp dir the testkit created, with one shutdown
+ * hook that kills and deletes whatever is still there.
  *
  * <p>This is global state on purpose: fixtures are closed by tests, but a failing or interrupted
  * run (Ctrl-C, surefire timeout, {@code System.exit}) skips those closes, and orphaned servers

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * x86-64 binary bundled in the {@code com.github.codemonstur:embedded-redis} jar, which it extracts
  * once into {@code <java.io.tmpdir>/fencedlock-redis/}. The choice is logged once at INFO.
  *
- * <p>Thread-safety: instances are immutable; {@link #locate()} is synchronized and resolves at
- * most once per JVM (a failed resolution is retried on the next call).
+ * <p>Thread-safety: instances are immutable; {@link #locate()} is synchronized and resolves at most
+ * once per JVM (a failed resolution is retried on the next call).
  */
 public final class RedisBinary {
   private static final Logger LOG = LoggerFactory.getLogger(RedisBinary.class);
@@ -48,7 +48,9 @@ public final class RedisBinary {
       located = probe(resolution.path());
       LOG.info(
           "Using redis-server {} at {} (from {})",
-          located.version, located.path, resolution.source());
+          located.version,
+          located.path,
+          resolution.source());
     }
     return located;
   }
@@ -69,7 +71,10 @@ public final class RedisBinary {
     Matcher matcher = VERSION.matcher(result.output());
     if (result.exitCode() != 0 || !matcher.find()) {
       throw new IllegalStateException(
-          path + " --version exited " + result.exitCode() + " without a version: "
+          path
+              + " --version exited "
+              + result.exitCode()
+              + " without a version: "
               + result.output().strip());
     }
     return new RedisBinary(path, matcher.group(1));

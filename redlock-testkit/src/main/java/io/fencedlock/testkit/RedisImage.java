@@ -1,8 +1,8 @@
 package io.fencedlock.testkit;
 
-import io.fencedlock.testkit.support.TempDirs;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
+import io.fencedlock.testkit.support.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -56,14 +56,21 @@ final class RedisImage {
       for (Path library : SharedLibraries.of(binary.path())) {
         copy(library, context.resolve("rootfs" + library)); // the file, not the symlink
       }
-      Files.writeString(context.resolve("Dockerfile"), String.join("\n",
-          "FROM scratch",
-          "COPY rootfs/ /",
-          "LABEL io.fencedlock.image=redis io.fencedlock.redis.version=" + binary.version(),
-          "ENTRYPOINT [\"" + BINARY_IN_IMAGE + "\"]",
-          ""));
-      docker.buildImageCmd(context.toFile()).withTags(Set.of(tag)).withPull(false)
-          .start().awaitImageId();
+      Files.writeString(
+          context.resolve("Dockerfile"),
+          String.join(
+              "\n",
+              "FROM scratch",
+              "COPY rootfs/ /",
+              "LABEL io.fencedlock.image=redis io.fencedlock.redis.version=" + binary.version(),
+              "ENTRYPOINT [\"" + BINARY_IN_IMAGE + "\"]",
+              ""));
+      docker
+          .buildImageCmd(context.toFile())
+          .withTags(Set.of(tag))
+          .withPull(false)
+          .start()
+          .awaitImageId();
       LOG.info("Built image {} from {}", tag, binary);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare the build context of " + tag, e);

@@ -89,8 +89,8 @@ public final class RedisNode implements Node, AutoCloseable {
   }
 
   /**
-   * Kills the process with SIGKILL (also while paused) and waits until it is gone. No-op if it
-   * is not running. The node stays restartable.
+   * Kills the process with SIGKILL (also while paused) and waits until it is gone. No-op if it is
+   * not running. The node stays restartable.
    *
    * @throws IllegalStateException if the process does not die within a bound
    */
@@ -108,9 +108,9 @@ public final class RedisNode implements Node, AutoCloseable {
   }
 
   /**
-   * Freezes the process with SIGSTOP and returns once it is stopped. The kernel keeps accepting
-   * TCP connections, but nothing is answered until {@link #resume()}; clients see timeouts, as
-   * with a long GC pause. No-op if already paused.
+   * Freezes the process with SIGSTOP and returns once it is stopped. The kernel keeps accepting TCP
+   * connections, but nothing is answered until {@link #resume()}; clients see timeouts, as with a
+   * long GC pause. No-op if already paused.
    *
    * @throws IllegalStateException if the node is closed or not running
    */
@@ -152,14 +152,14 @@ public final class RedisNode implements Node, AutoCloseable {
   }
 
   /**
-   * Kills the node if running and starts it again on the same port and data dir in the given
-   * mode, returning once it answers PING. With {@link Persistence#NONE} the data dir is wiped
-   * first (except {@code redis.log}), so the node comes back empty.
+   * Kills the node if running and starts it again on the same port and data dir in the given mode,
+   * returning once it answers PING. With {@link Persistence#NONE} the data dir is wiped first
+   * (except {@code redis.log}), so the node comes back empty.
    *
    * @throws IllegalArgumentException if {@code persistence} is null
    * @throws IllegalStateException if the node is closed
-   * @throws RedisStartupException if the server does not come up, e.g. because another process
-   *     took the port meanwhile; the node stays restartable
+   * @throws RedisStartupException if the server does not come up, e.g. because another process took
+   *     the port meanwhile; the node stays restartable
    */
   public synchronized void restart(Persistence persistence) {
     Checks.notNull(persistence, "persistence");
@@ -237,8 +237,17 @@ public final class RedisNode implements Node, AutoCloseable {
   @Override
   public synchronized String toString() {
     String state = closed ? "closed" : isPaused() ? "paused" : isRunning() ? "running" : "down";
-    return "RedisNode[" + spec.index() + " " + uri() + " pid " + process.pid() + " " + state
-        + " " + persistence + "]";
+    return "RedisNode["
+        + spec.index()
+        + " "
+        + uri()
+        + " pid "
+        + process.pid()
+        + " "
+        + state
+        + " "
+        + persistence
+        + "]";
   }
 
   private void requireOpen(String operation) {

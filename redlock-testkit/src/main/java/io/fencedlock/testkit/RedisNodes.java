@@ -124,8 +124,9 @@ public final class RedisNodes implements Deployment, Iterable<RedisNode> {
       failures.add(e);
     }
     if (!failures.isEmpty()) {
-      IllegalStateException failure = new IllegalStateException(
-          "closing " + nodes.size() + " redis nodes failed " + failures.size() + " time(s)");
+      IllegalStateException failure =
+          new IllegalStateException(
+              "closing " + nodes.size() + " redis nodes failed " + failures.size() + " time(s)");
       failures.forEach(failure::addSuppressed);
       throw failure;
     }
@@ -160,8 +161,7 @@ public final class RedisNodes implements Deployment, Iterable<RedisNode> {
     }
 
     /**
-     * The persistence mode of every node without a per-node mode; default {@link
-     * Persistence#NONE}.
+     * The persistence mode of every node without a per-node mode; default {@link Persistence#NONE}.
      *
      * @throws IllegalArgumentException if {@code persistence} is null
      * @throws IllegalStateException if already set
@@ -174,8 +174,8 @@ public final class RedisNodes implements Deployment, Iterable<RedisNode> {
     /**
      * The persistence mode of one node, overriding {@link #persistence(Persistence)}.
      *
-     * @throws IllegalArgumentException if {@code nodeIndex < 0} or {@code persistence} is null;
-     *     an index beyond the node count is reported by {@link #start()}
+     * @throws IllegalArgumentException if {@code nodeIndex < 0} or {@code persistence} is null; an
+     *     index beyond the node count is reported by {@link #start()}
      * @throws IllegalStateException if already set for this node
      */
     public Builder persistence(int nodeIndex, Persistence persistence) {
@@ -184,12 +184,12 @@ public final class RedisNodes implements Deployment, Iterable<RedisNode> {
     }
 
     /**
-     * An extra redis-server option for every node, e.g. {@code config("maxmemory", "64mb")},
-     * passed as {@code --name value}. Options the fixture manages (port, dir, save, appendonly,
-     * ...) are rejected; use the dedicated methods.
+     * An extra redis-server option for every node, e.g. {@code config("maxmemory", "64mb")}, passed
+     * as {@code --name value}. Options the fixture manages (port, dir, save, appendonly, ...) are
+     * rejected; use the dedicated methods.
      *
-     * @throws IllegalArgumentException if name or value is null, the name is blank, starts with
-     *     '-' or is managed by the fixture
+     * @throws IllegalArgumentException if name or value is null, the name is blank, starts with '-'
+     *     or is managed by the fixture
      * @throws IllegalStateException if the option is already set
      */
     public Builder config(String name, String value) {

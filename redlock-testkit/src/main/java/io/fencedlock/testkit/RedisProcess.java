@@ -58,11 +58,12 @@ final class RedisProcess {
     List<String> command = spec.commandLine(port, persistence);
     try {
       long logOffset = Files.exists(spec.logFile()) ? Files.size(spec.logFile()) : 0;
-      Process process = new ProcessBuilder(command)
-          .directory(spec.dataDir().toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(Redirect.appendTo(spec.logFile().toFile()))
-          .start();
+      Process process =
+          new ProcessBuilder(command)
+              .directory(spec.dataDir().toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(Redirect.appendTo(spec.logFile().toFile()))
+              .start();
       ProcessRegistry.register(process);
       process.getOutputStream().close(); // redis never reads stdin; don't hold a pipe open
       return new RedisProcess(spec, port, command, process, logOffset);
@@ -72,8 +73,8 @@ final class RedisProcess {
   }
 
   /**
-   * Polls with a short exponential backoff until the server answers PING as itself, i.e. not
-   * some other redis that took the port; wakes up at once if the process exits.
+   * Polls with a short exponential backoff until the server answers PING as itself, i.e. not some
+   * other redis that took the port; wakes up at once if the process exits.
    *
    * @throws RedisStartupException if it exits for another reason than a taken port, or does not
    *     answer within the node's start timeout (the process is killed first)
@@ -128,10 +129,21 @@ final class RedisProcess {
 
   /** An exception describing why this process is unusable, with command line and log tail. */
   RedisStartupException failure(String why, Throwable cause) {
-    String message = "redis node " + spec.index() + " on port " + port + " " + why
-        + "\ncommand: " + display(commandLine)
-        + "\n--- last " + LOG_TAIL_LINES + " lines of " + spec.logFile() + " ---\n"
-        + logTail();
+    String message =
+        "redis node "
+            + spec.index()
+            + " on port "
+            + port
+            + " "
+            + why
+            + "\ncommand: "
+            + display(commandLine)
+            + "\n--- last "
+            + LOG_TAIL_LINES
+            + " lines of "
+            + spec.logFile()
+            + " ---\n"
+            + logTail();
     return new RedisStartupException(message, cause);
   }
 

@@ -7,10 +7,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes every container, volume and network of one test JVM's session, in that order (a volume
- * or network in use by a container cannot go first). Runs from the JVM's shutdown hook, so that
- * a test that never closed its fixture leaves nothing behind; the resource reaper covers a JVM
- * that dies without running hooks.
+ * Removes every container, volume and network of one test JVM's session, in that order (a volume or
+ * network in use by a container cannot go first). Runs from the JVM's shutdown hook, so that a test
+ * that never closed its fixture leaves nothing behind; the resource reaper covers a JVM that dies
+ * without running hooks.
  *
  * <p>Stateless and thread-safe.
  */
@@ -22,12 +22,30 @@ final class SessionSweep {
   static void removeAll(DockerClient docker, String session) {
     List<String> filter = List.of(DockerEngine.SESSION_LABEL + "=" + session);
     try {
-      docker.listContainersCmd().withShowAll(true).withLabelFilter(filter).exec()
-          .forEach(c -> quietly(() -> docker.removeContainerCmd(c.getId()).withForce(true)
-              .withRemoveVolumes(true).exec()));
-      docker.listVolumesCmd().withFilter("label", filter).exec().getVolumes()
+      docker
+          .listContainersCmd()
+          .withShowAll(true)
+          .withLabelFilter(filter)
+          .exec()
+          .forEach(
+              c ->
+                  quietly(
+                      () ->
+                          docker
+                              .removeContainerCmd(c.getId())
+                              .withForce(true)
+                              .withRemoveVolumes(true)
+                              .exec()));
+      docker
+          .listVolumesCmd()
+          .withFilter("label", filter)
+          .exec()
+          .getVolumes()
           .forEach(v -> quietly(() -> docker.removeVolumeCmd(v.getName()).exec()));
-      docker.listNetworksCmd().withFilter("label", filter).exec()
+      docker
+          .listNetworksCmd()
+          .withFilter("label", filter)
+          .exec()
           .forEach(n -> quietly(() -> docker.removeNetworkCmd(n.getId()).exec()));
     } catch (RuntimeException e) {
       // The JVM is exiting; the reaper removes whatever this missed.

@@ -9,8 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The shared libraries a binary loads, as {@code ldd} lists them (the dynamic loader included),
- * so that an image can hold exactly the host's copy of each. A static binary has none.
+ * The shared libraries a binary loads, as {@code ldd} lists them (the dynamic loader included), so
+ * that an image can hold exactly the host's copy of each. A static binary has none.
  *
  * <p>Stateless and thread-safe.
  */
@@ -35,7 +35,8 @@ final class SharedLibraries {
     }
     List<Path> libraries = new ArrayList<>();
     for (String line : result.output().split("\n")) {
-      // "libssl.so.3 => /lib/x86_64-linux-gnu/libssl.so.3 (0x...)" or "/lib64/ld-linux-x86-64.so.2 (0x...)"
+      // "libssl.so.3 => /lib/x86_64-linux-gnu/libssl.so.3 (0x...)" or "/lib64/ld-linux-x86-64.so.2
+      // (0x...)"
       int arrow = line.indexOf("=>");
       Matcher path = PATH.matcher(arrow < 0 ? line : line.substring(arrow + 2));
       if (path.find() && Files.exists(Path.of(path.group(1)))) {

@@ -39,9 +39,9 @@ final class Signals {
   }
 
   /**
-   * Waits until the process is (or is no longer) in the stopped state, so that pause() returns
-   * only once the server really cannot answer. Returns early where /proc is unavailable, because
-   * then kill(2) having returned is the best evidence we can get.
+   * Waits until the process is (or is no longer) in the stopped state, so that pause() returns only
+   * once the server really cannot answer. Returns early where /proc is unavailable, because then
+   * kill(2) having returned is the best evidence we can get.
    *
    * @throws IllegalStateException if the state is not reached within {@code bound}
    */

@@ -16,8 +16,8 @@
  * <p>{@link io.fencedlock.testkit.ContainerNodes} runs the same nodes in containers, one each,
  * built from the same binary; {@link io.fencedlock.testkit.Deployment} and {@link
  * io.fencedlock.testkit.Node} are the operations both backends offer, and {@link
- * io.fencedlock.testkit.Backend} picks one. Containers need a Docker engine and Testcontainers
- * (an optional dependency) on the classpath.
+ * io.fencedlock.testkit.Backend} picks one. Containers need a Docker engine and Testcontainers (an
+ * optional dependency) on the classpath.
  *
  * <p>This package depends on nothing in the project, so every module can use it in its tests.
  */

@@ -29,8 +29,7 @@ final class BinaryResolverTest {
     Path pathDir = executable(temp.resolve("bin/redis-server")).getParent();
 
     BinaryResolver.Resolution resolution =
-        resolver(Map.of("REDIS_SERVER", explicit.toString(), "PATH", pathDir.toString()))
-            .resolve();
+        resolver(Map.of("REDIS_SERVER", explicit.toString(), "PATH", pathDir.toString())).resolve();
 
     assertThat(resolution.path()).isEqualTo(explicit);
     assertThat(resolution.source()).isEqualTo("REDIS_SERVER");
@@ -68,8 +67,12 @@ final class BinaryResolverTest {
     Files.writeString(nonExecutableDir.resolve("redis-server"), "not executable");
     Path second = executable(temp.resolve("b/redis-server"));
     Path third = executable(temp.resolve("c/redis-server"));
-    String path = String.join(":", nonExecutableDir.toString(), second.getParent().toString(),
-        third.getParent().toString());
+    String path =
+        String.join(
+            ":",
+            nonExecutableDir.toString(),
+            second.getParent().toString(),
+            third.getParent().toString());
 
     BinaryResolver.Resolution resolution = resolver(Map.of("PATH", path)).resolve();
 
@@ -110,9 +113,10 @@ final class BinaryResolverTest {
     Path cache = temp.resolve("cache");
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
-      List<Callable<Path>> tasks = IntStream.range(0, 4)
-          .<Callable<Path>>mapToObj(i -> () -> resolver(Map.of(), cache).resolve().path())
-          .toList();
+      List<Callable<Path>> tasks =
+          IntStream.range(0, 4)
+              .<Callable<Path>>mapToObj(i -> () -> resolver(Map.of(), cache).resolve().path())
+              .toList();
       List<Path> paths = pool.invokeAll(tasks).stream().map(BinaryResolverTest::get).toList();
 
       assertThat(paths).hasSize(4).containsOnly(paths.get(0));

@@ -25,9 +25,11 @@ final class ChildJvm {
     // Deliberately never closed: the JVM's shutdown hook must clean up after us.
     RedisNodes redis = RedisNodes.start(2);
     redis.node(1).pause(); // a stopped process must be killed too
-    System.out.println("PIDS " + redis.nodes().stream()
-        .map(node -> Long.toString(node.pid()))
-        .collect(Collectors.joining(" ")));
+    System.out.println(
+        "PIDS "
+            + redis.nodes().stream()
+                .map(node -> Long.toString(node.pid()))
+                .collect(Collectors.joining(" ")));
     System.out.println("ROOT " + redis.node(0).dataDir().getParent());
     System.out.flush();
     // Block without sleeping: the parent keeps our stdin open until it kills us.

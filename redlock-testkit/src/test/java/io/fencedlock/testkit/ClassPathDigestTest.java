@@ -63,7 +63,8 @@ final class ClassPathDigestTest {
 
   private Path jar(String name, Map<String, String> entries, long time) throws IOException {
     Path jar = dir.resolve(name);
-    try (OutputStream out = Files.newOutputStream(jar); ZipOutputStream zip = new ZipOutputStream(out)) {
+    try (OutputStream out = Files.newOutputStream(jar);
+        ZipOutputStream zip = new ZipOutputStream(out)) {
       for (Map.Entry<String, String> entry : entries.entrySet()) {
         ZipEntry zipEntry = new ZipEntry(entry.getKey());
         zipEntry.setTime(time);

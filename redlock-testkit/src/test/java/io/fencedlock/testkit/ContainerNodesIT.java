@@ -1,10 +1,9 @@
 package io.fencedlock.testkit;
 
-import io.fencedlock.testkit.support.Timing;
-import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fencedlock.testkit.support.Timing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,6 +18,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 final class ContainerNodesIT {
   /** A command to a node that should answer at once; long enough for a busy machine. */
   private static final Duration SHORT_COMMAND_TIMEOUT = Timing.scaled(Duration.ofMillis(300));
+
   private ContainerNodes redis;
 
   @BeforeEach
@@ -51,7 +52,8 @@ final class ContainerNodesIT {
       String inContainer = (String) redis.node(0).command("INFO", "server");
       String inProcess = (String) processes.node(0).command("INFO", "server");
 
-      assertThat(field(inContainer, "redis_build_id")).isEqualTo(field(inProcess, "redis_build_id"));
+      assertThat(field(inContainer, "redis_build_id"))
+          .isEqualTo(field(inProcess, "redis_build_id"));
       assertThat(field(inContainer, "redis_version"))
           .isEqualTo(field(inProcess, "redis_version"))
           .isEqualTo(RedisBinary.locate().version());
@@ -110,7 +112,8 @@ final class ContainerNodesIT {
   void disconnect_openConnections_publishedPortIsClosedNetworkAddressIsSilent() throws IOException {
     redis = ContainerNodes.start(1);
     ContainerNode node = redis.node(0);
-    try (Socket published = open(node.uri()); Socket direct = open(node.networkUri())) {
+    try (Socket published = open(node.uri());
+        Socket direct = open(node.networkUri())) {
       node.disconnect();
 
       assertThat(pingOver(published)).isEqualTo("closed");
@@ -156,8 +159,12 @@ final class ContainerNodesIT {
   void pause_node_freezesItsCgroupInsteadOfSignallingIt() throws IOException {
     redis = ContainerNodes.start(1);
     ContainerNode node = redis.node(0);
-    long pid = DockerEngine.client().inspectContainerCmd(node.containerId()).exec().getState()
-        .getPidLong();
+    long pid =
+        DockerEngine.client()
+            .inspectContainerCmd(node.containerId())
+            .exec()
+            .getState()
+            .getPidLong();
 
     node.pause();
 
@@ -183,10 +190,12 @@ final class ContainerNodesIT {
   void start_invalidOption_throwsWithArgsAndLogTailAndLeavesNothing() {
     String owner = Long.toString(ProcessHandle.current().pid());
 
-    assertThatThrownBy(() -> ContainerNodes.builder()
-        .nodes(2)
-        .config("maxmemory-policy", "no-such-policy")
-        .start())
+    assertThatThrownBy(
+            () ->
+                ContainerNodes.builder()
+                    .nodes(2)
+                    .config("maxmemory-policy", "no-such-policy")
+                    .start())
         .isInstanceOf(RedisStartupException.class)
         .hasMessageContaining("exited with code")
         .hasMessageContaining("--maxmemory-policy no-such-policy")
@@ -196,7 +205,10 @@ final class ContainerNodesIT {
   }
 
   private static String name(ContainerNode node) {
-    return DockerEngine.client().inspectContainerCmd(node.containerId()).exec().getName()
+    return DockerEngine.client()
+        .inspectContainerCmd(node.containerId())
+        .exec()
+        .getName()
         .substring(1);
   }
 
@@ -208,8 +220,8 @@ final class ContainerNodesIT {
   private static Socket open(String uri) throws IOException {
     URI parsed = URI.create(uri);
     Socket socket = new Socket();
-    socket.connect(new InetSocketAddress(parsed.getHost(), parsed.getPort()),
-        (int) Timing.AWAIT.toMillis());
+    socket.connect(
+        new InetSocketAddress(parsed.getHost(), parsed.getPort()), (int) Timing.AWAIT.toMillis());
     socket.setSoTimeout((int) SHORT_COMMAND_TIMEOUT.toMillis());
     assertThat(pingOver(socket)).isEqualTo("+PONG");
     return socket;

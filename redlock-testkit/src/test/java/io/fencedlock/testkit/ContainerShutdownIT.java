@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 final class ContainerShutdownIT {
   /** The reaper waits 10 s for the JVM to reconnect before it removes anything. */
   private static final Duration REAPER = Timing.scaled(Duration.ofSeconds(40));
+
   private static final Pattern SESSION = Pattern.compile("SESSION (\\S+)");
 
   @BeforeEach

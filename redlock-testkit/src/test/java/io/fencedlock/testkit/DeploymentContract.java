@@ -1,12 +1,12 @@
 package io.fencedlock.testkit;
 
-import io.fencedlock.testkit.support.Timing;
-import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fencedlock.testkit.support.Timing;
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 abstract class DeploymentContract {
   /** A command to a node that should answer at once; long enough for a busy machine. */
   private static final Duration SHORT_COMMAND_TIMEOUT = Timing.scaled(Duration.ofMillis(300));
+
   private Deployment deployment;
 
   /** Starts a deployment on the backend under test. */
@@ -37,7 +38,8 @@ abstract class DeploymentContract {
     redis.node(0).command("SET", "k", "v0");
 
     assertThat(redis.size()).isEqualTo(3);
-    assertThat(redis.uris()).doesNotHaveDuplicates()
+    assertThat(redis.uris())
+        .doesNotHaveDuplicates()
         .allMatch(uri -> uri.startsWith("redis://127.0.0.1:"));
     assertThat(redis.nodes()).extracting(Node::index).containsExactly(0, 1, 2);
     assertThat(redis.node(1).command("GET", "k")).isNull();

@@ -10,9 +10,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Container tests need a Docker engine. Without one they are skipped, with one line in the log
- * saying why, so that the rest of the suite still runs on a machine without Docker; in CI
- * ({@code CI=true}) a missing engine fails them instead, since CI prepares one
- * ({@code .ci/run} runs scripts/docker-setup) and must not pass by skipping.
+ * saying why, so that the rest of the suite still runs on a machine without Docker; in CI ({@code
+ * CI=true}) a missing engine fails them instead, since CI prepares one ({@code .ci/run} runs
+ * scripts/docker-setup) and must not pass by skipping.
  */
 final class DockerAssumption {
   private static final Logger LOG = LoggerFactory.getLogger(DockerAssumption.class);

@@ -13,11 +13,22 @@ final class DockerObjects {
     DockerClient docker = DockerEngine.client();
     List<String> filter = List.of(label + "=" + value);
     List<String> objects = new ArrayList<>();
-    docker.listContainersCmd().withShowAll(true).withLabelFilter(filter).exec()
+    docker
+        .listContainersCmd()
+        .withShowAll(true)
+        .withLabelFilter(filter)
+        .exec()
         .forEach(c -> objects.add("container " + String.join(",", c.getNames())));
-    docker.listVolumesCmd().withFilter("label", filter).exec().getVolumes()
+    docker
+        .listVolumesCmd()
+        .withFilter("label", filter)
+        .exec()
+        .getVolumes()
         .forEach(v -> objects.add("volume " + v.getName()));
-    docker.listNetworksCmd().withFilter("label", filter).exec()
+    docker
+        .listNetworksCmd()
+        .withFilter("label", filter)
+        .exec()
         .forEach(n -> objects.add("network " + n.getName()));
     return objects;
   }

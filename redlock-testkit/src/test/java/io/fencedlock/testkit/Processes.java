@@ -26,7 +26,8 @@ final class Processes {
   /** The pids of redis-server processes that are children of this JVM. */
   static List<Long> redisChildren() {
     Path binary = RedisBinary.locate().path();
-    return ProcessHandle.current().children()
+    return ProcessHandle.current()
+        .children()
         .filter(child -> child.info().command().map(c -> Path.of(c).equals(binary)).orElse(false))
         .map(ProcessHandle::pid)
         .toList();

@@ -91,7 +91,9 @@ final class RedisNodeIT {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Persistence.class, names = {"AOF_EVERYSEC", "AOF_ALWAYS"})
+  @EnumSource(
+      value = Persistence.class,
+      names = {"AOF_EVERYSEC", "AOF_ALWAYS"})
   void restart_afterKillWithAof_keepsDataOnSamePort(Persistence persistence) {
     RedisNode node = start(persistence);
     int port = node.port();

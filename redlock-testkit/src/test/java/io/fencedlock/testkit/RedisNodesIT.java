@@ -26,10 +26,11 @@ final class RedisNodesIT {
         assertThat(node.persistence()).isEqualTo(Persistence.NONE);
         assertThat(node.host()).isEqualTo("127.0.0.1");
       }
-      assertThat(redis.uris()).containsExactly(
-          "redis://127.0.0.1:" + redis.node(0).port(),
-          "redis://127.0.0.1:" + redis.node(1).port(),
-          "redis://127.0.0.1:" + redis.node(2).port());
+      assertThat(redis.uris())
+          .containsExactly(
+              "redis://127.0.0.1:" + redis.node(0).port(),
+              "redis://127.0.0.1:" + redis.node(1).port(),
+              "redis://127.0.0.1:" + redis.node(2).port());
       assertThat(redis.nodes()).extracting(RedisNode::index).containsExactly(0, 1, 2);
     }
   }
@@ -48,14 +49,17 @@ final class RedisNodesIT {
 
   @Test
   void builder_perNodePersistenceAndConfig_areApplied() {
-    try (RedisNodes redis = RedisNodes.builder()
-        .nodes(3)
-        .persistence(Persistence.AOF_EVERYSEC)
-        .persistence(2, Persistence.AOF_ALWAYS)
-        .config("maxmemory", "12345678")
-        .start()) {
-      assertThat(redis.nodes()).extracting(RedisNode::persistence).containsExactly(
-          Persistence.AOF_EVERYSEC, Persistence.AOF_EVERYSEC, Persistence.AOF_ALWAYS);
+    try (RedisNodes redis =
+        RedisNodes.builder()
+            .nodes(3)
+            .persistence(Persistence.AOF_EVERYSEC)
+            .persistence(2, Persistence.AOF_ALWAYS)
+            .config("maxmemory", "12345678")
+            .start()) {
+      assertThat(redis.nodes())
+          .extracting(RedisNode::persistence)
+          .containsExactly(
+              Persistence.AOF_EVERYSEC, Persistence.AOF_EVERYSEC, Persistence.AOF_ALWAYS);
       assertThat(redis.node(0).command("CONFIG", "GET", "appendfsync"))
           .isEqualTo(List.of("appendfsync", "everysec"));
       assertThat(redis.node(2).command("CONFIG", "GET", "appendfsync"))
@@ -109,10 +113,9 @@ final class RedisNodesIT {
   void start_invalidOption_throwsWithCommandLineAndLogTailAndLeavesNothing() {
     List<Long> before = Processes.redisChildren();
 
-    assertThatThrownBy(() -> RedisNodes.builder()
-        .nodes(2)
-        .config("maxmemory-policy", "no-such-policy")
-        .start())
+    assertThatThrownBy(
+            () ->
+                RedisNodes.builder().nodes(2).config("maxmemory-policy", "no-such-policy").start())
         .isInstanceOf(RedisStartupException.class)
         .hasMessageContaining("exited with code")
         .hasMessageContaining("command: ")
@@ -127,17 +130,18 @@ final class RedisNodesIT {
   void start_portTakenBetweenProbeAndBind_retriesOnAnotherPort() throws IOException {
     try (ServerSocket squatter = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       AtomicInteger handedOut = new AtomicInteger();
-      PortSource firstTaken = new PortSource() {
-        @Override
-        public int reserve() {
-          return handedOut.getAndIncrement() == 0 ? squatter.getLocalPort() : Ports.reserve();
-        }
+      PortSource firstTaken =
+          new PortSource() {
+            @Override
+            public int reserve() {
+              return handedOut.getAndIncrement() == 0 ? squatter.getLocalPort() : Ports.reserve();
+            }
 
-        @Override
-        public void release(int port) {
-          Ports.release(port);
-        }
-      };
+            @Override
+            public void release(int port) {
+              Ports.release(port);
+            }
+          };
 
       try (RedisNodes redis = RedisNodes.builder().nodes(1).ports(firstTaken).start()) {
         assertThat(handedOut).hasValue(2);

@@ -22,10 +22,12 @@ final class ShutdownHookIT {
 
   @Test
   void jvmTerminated_withoutClosingNodes_killsRunningAndPausedRedisAndDeletesDirs() {
-    try (ChildProcess child = ChildProcess.start(logs, ChildProcess.java(ChildJvm.class, "nodes"))) {
-      List<Long> pids = Arrays.stream(child.awaitLine(PIDS, Timing.PROCESS).group(1).split(" "))
-          .map(Long::parseLong)
-          .toList();
+    try (ChildProcess child =
+        ChildProcess.start(logs, ChildProcess.java(ChildJvm.class, "nodes"))) {
+      List<Long> pids =
+          Arrays.stream(child.awaitLine(PIDS, Timing.PROCESS).group(1).split(" "))
+              .map(Long::parseLong)
+              .toList();
       Path root = Path.of(child.awaitLine(ROOT, Timing.PROCESS).group(1));
       assertThat(pids).hasSize(2).allMatch(Processes::isAlive);
       assertThat(root).isDirectory();

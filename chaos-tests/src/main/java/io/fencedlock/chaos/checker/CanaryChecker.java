@@ -39,14 +39,19 @@ public final class CanaryChecker implements Checker {
       long overwroteToken = w.completion().longValue(Fields.OVERWROTE_TOKEN, -1);
       if (read != overwrote) {
         lostUpdates++;
-        details.add(String.format("process %d (token %d) read version %d but overwrote version %d (token %d)",
-            w.process(), token, read, overwrote, overwroteToken));
+        details.add(
+            String.format(
+                "process %d (token %d) read version %d but overwrote version %d (token %d)",
+                w.process(), token, read, overwrote, overwroteToken));
       }
       if (overwroteToken > token) {
         staleOverwrites++;
       }
     }
-    return CheckResult.of(NAME, lostUpdates,
-        Map.of(METRIC, lostUpdates, "canaryStaleOverwrites", staleOverwrites), details);
+    return CheckResult.of(
+        NAME,
+        lostUpdates,
+        Map.of(METRIC, lostUpdates, "canaryStaleOverwrites", staleOverwrites),
+        details);
   }
 }

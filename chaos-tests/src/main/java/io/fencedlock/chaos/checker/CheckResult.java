@@ -13,7 +13,12 @@ import java.util.Objects;
  * @param metrics named counts for the results file
  * @param details up to a few human-readable examples and notes
  */
-public record CheckResult(String checker, Verdict verdict, long violations, Map<String, Long> metrics, List<String> details) {
+public record CheckResult(
+    String checker,
+    Verdict verdict,
+    long violations,
+    Map<String, Long> metrics,
+    List<String> details) {
   /** How many example violations a result keeps. */
   public static final int MAX_DETAILS = 8;
 
@@ -25,8 +30,10 @@ public record CheckResult(String checker, Verdict verdict, long violations, Map<
   }
 
   /** A result whose verdict follows from the violation count. */
-  public static CheckResult of(String checker, long violations, Map<String, Long> metrics, List<String> details) {
-    return new CheckResult(checker, violations == 0 ? Verdict.TRUE : Verdict.FALSE, violations, metrics, details);
+  public static CheckResult of(
+      String checker, long violations, Map<String, Long> metrics, List<String> details) {
+    return new CheckResult(
+        checker, violations == 0 ? Verdict.TRUE : Verdict.FALSE, violations, metrics, details);
   }
 
   /** An UNKNOWN result with one note. */

@@ -32,7 +32,10 @@ public final class Checkers {
     }
   }
 
-  /** The standard set: mutual exclusion, tokens, fenced resource, canary, liveness within {@code livenessBoundNanos}. */
+  /**
+   * The standard set: mutual exclusion, tokens, fenced resource, canary, liveness within {@code
+   * livenessBoundNanos}.
+   */
   public static List<Checker> standard(long livenessBoundNanos) {
     return List.of(
         new MutualExclusionChecker(),

@@ -21,6 +21,10 @@ public record CompositeResult(Verdict verdict, List<CheckResult> results) {
 
   /** A metric reported by any checker; 0 when no checker reports it. */
   public long metric(String name) {
-    return results.stream().map(r -> r.metrics().get(name)).filter(v -> v != null).findFirst().orElse(0L);
+    return results.stream()
+        .map(r -> r.metrics().get(name))
+        .filter(v -> v != null)
+        .findFirst()
+        .orElse(0L);
   }
 }

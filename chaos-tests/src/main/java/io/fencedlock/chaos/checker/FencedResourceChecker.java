@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The fenced resource's safety: no write is accepted with a token lower than one already
- * accepted (or equal to it from another owner), and the final value equals the accepted writes
- * applied in token order, with no acknowledged write lost. Without a final read the second part
- * cannot be judged and the verdict is at best UNKNOWN. Thread-safe.
+ * The fenced resource's safety: no write is accepted with a token lower than one already accepted
+ * (or equal to it from another owner), and the final value equals the accepted writes applied in
+ * token order, with no acknowledged write lost. Without a final read the second part cannot be
+ * judged and the verdict is at best UNKNOWN. Thread-safe.
  */
 public final class FencedResourceChecker implements Checker {
   public static final String NAME = "fenced-resource";
@@ -35,12 +35,23 @@ public final class FencedResourceChecker implements Checker {
     long accepted = writes.stream().filter(OpPair::isOk).count();
     long rejected = writes.stream().filter(w -> w.outcome() == OpType.FAIL).count();
     Optional<Op> read = FinalRead.of(history);
-    RegisterCheck finalState = read.map(r -> RegisterCheck.of("fenced", r.stringValue(Fields.FENCED), writes))
-        .orElse(new RegisterCheck(0, 0, 0, List.of("no final read: final state not checked")));
+    RegisterCheck finalState =
+        read.map(r -> RegisterCheck.of("fenced", r.stringValue(Fields.FENCED), writes))
+            .orElse(new RegisterCheck(0, 0, 0, List.of("no final read: final state not checked")));
     details.addAll(finalState.details());
     long violations = stale + finalState.total();
-    Map<String, Long> metrics = Map.of(STALE, stale, "lostWrites", finalState.lost(),
-        "finalStateViolations", finalState.total(), "writesAccepted", accepted, "writesRejected", rejected);
+    Map<String, Long> metrics =
+        Map.of(
+            STALE,
+            stale,
+            "lostWrites",
+            finalState.lost(),
+            "finalStateViolations",
+            finalState.total(),
+            "writesAccepted",
+            accepted,
+            "writesRejected",
+            rejected);
     CheckResult result = CheckResult.of(NAME, violations, metrics, details);
     if (read.isEmpty() && violations == 0) {
       return new CheckResult(NAME, Verdict.UNKNOWN, 0, metrics, details);
@@ -68,8 +79,11 @@ public final class FencedResourceChecker implements Checker {
       boolean sameHolder = t == maxToken && maxOwner.equals(b.invoke().stringValue(Fields.OWNER));
       if (t < maxToken || (t == maxToken && !sameHolder)) {
         stale++;
-        details.add(String.format("write with token %d by process %d accepted at %.3f s after token %d had been accepted",
-            t, b.process(), b.endNanos() / 1e9, maxToken));
+        details.add(
+            String.format(
+                "write with token %d by process %d accepted at %.3f s after token %d had been"
+                    + " accepted",
+                t, b.process(), b.endNanos() / 1e9, maxToken));
       }
     }
     return stale;

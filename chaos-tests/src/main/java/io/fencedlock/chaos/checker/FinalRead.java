@@ -12,6 +12,9 @@ final class FinalRead {
 
   /** The completion of the last successful READ, if any. */
   static Optional<Op> of(History history) {
-    return history.pairs(Fn.READ).stream().filter(OpPair::isOk).reduce((a, b) -> b).map(OpPair::completion);
+    return history.pairs(Fn.READ).stream()
+        .filter(OpPair::isOk)
+        .reduce((a, b) -> b)
+        .map(OpPair::completion);
   }
 }

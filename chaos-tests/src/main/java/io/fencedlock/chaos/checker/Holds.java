@@ -13,10 +13,10 @@ public final class Holds {
 
   /**
    * One hold per successful acquire: from the acquire's completion to the earlier of the validity
-   * deadline (exact when the op carries {@link Fields#VALID_UNTIL}) and the invocation of the release of the same lease (matched by owner id, since the
-   * worker may have moved to a fresh process id after an unknown outcome in between; by process
-   * when the release names no owner). The client believes it holds at least this long, never
-   * longer.
+   * deadline (exact when the op carries {@link Fields#VALID_UNTIL}) and the invocation of the
+   * release of the same lease (matched by owner id, since the worker may have moved to a fresh
+   * process id after an unknown outcome in between; by process when the release names no owner).
+   * The client believes it holds at least this long, never longer.
    */
   public static List<Hold> of(History history) {
     List<OpPair> pairs = history.pairs();
@@ -27,9 +27,19 @@ public final class Holds {
         continue;
       }
       long start = p.completion().timeNanos();
-      long end = p.completion().longValue(Fields.VALID_UNTIL, start + p.completion().longValue(Fields.VALIDITY_NANOS, 0));
-      end = Math.min(end, releaseInvoke(pairs, i, p.process(), p.completion().stringValue(Fields.OWNER)));
-      holds.add(new Hold(p.process(), p.completion().longValue(Fields.TOKEN, -1), start, Math.max(start, end)));
+      long end =
+          p.completion()
+              .longValue(
+                  Fields.VALID_UNTIL, start + p.completion().longValue(Fields.VALIDITY_NANOS, 0));
+      end =
+          Math.min(
+              end, releaseInvoke(pairs, i, p.process(), p.completion().stringValue(Fields.OWNER)));
+      holds.add(
+          new Hold(
+              p.process(),
+              p.completion().longValue(Fields.TOKEN, -1),
+              start,
+              Math.max(start, end)));
     }
     return holds;
   }
@@ -38,7 +48,8 @@ public final class Holds {
     for (int j = from + 1; j < pairs.size(); j++) {
       OpPair q = pairs.get(j);
       String releasing = q.invoke().stringValue(Fields.OWNER);
-      if (q.invoke().f() == Fn.RELEASE && (releasing.isEmpty() ? q.process() == process : releasing.equals(owner))) {
+      if (q.invoke().f() == Fn.RELEASE
+          && (releasing.isEmpty() ? q.process() == process : releasing.equals(owner))) {
         return q.invoke().timeNanos();
       }
       if (q.process() == process && q.invoke().f() == Fn.ACQUIRE) {

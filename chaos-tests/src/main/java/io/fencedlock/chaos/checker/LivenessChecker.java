@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * After the final heal, some client acquires the lock within a bound. UNKNOWN if the history has
- * no final heal. Thread-safe.
+ * After the final heal, some client acquires the lock within a bound. UNKNOWN if the history has no
+ * final heal. Thread-safe.
  */
 public final class LivenessChecker implements Checker {
   public static final String NAME = "liveness";
@@ -19,7 +19,9 @@ public final class LivenessChecker implements Checker {
 
   private final long boundNanos;
 
-  /** @param boundNanos the longest acceptable time from the final heal to an acquire */
+  /**
+   * @param boundNanos the longest acceptable time from the final heal to an acquire
+   */
   public LivenessChecker(long boundNanos) {
     this.boundNanos = boundNanos;
   }
@@ -31,22 +33,32 @@ public final class LivenessChecker implements Checker {
 
   @Override
   public CheckResult check(History history) {
-    Optional<Op> heal = history.ops(op -> op.f() == Fn.FAULT_STOP && op.boolValue(Fields.FINAL_HEAL)).stream().reduce((a, b) -> b);
+    Optional<Op> heal =
+        history.ops(op -> op.f() == Fn.FAULT_STOP && op.boolValue(Fields.FINAL_HEAL)).stream()
+            .reduce((a, b) -> b);
     if (heal.isEmpty()) {
       return CheckResult.unknown(NAME, "no final heal in the history");
     }
     long healed = heal.get().timeNanos();
-    Optional<Long> first = history.pairs(Fn.ACQUIRE).stream()
-        .filter(OpPair::isOk)
-        .map(OpPair::endNanos)
-        .filter(t -> t >= healed)
-        .min(Long::compare);
+    Optional<Long> first =
+        history.pairs(Fn.ACQUIRE).stream()
+            .filter(OpPair::isOk)
+            .map(OpPair::endNanos)
+            .filter(t -> t >= healed)
+            .min(Long::compare);
     if (first.isEmpty()) {
-      return CheckResult.of(NAME, 1, Map.of(METRIC, -1L), List.of("no acquire succeeded after the final heal"));
+      return CheckResult.of(
+          NAME, 1, Map.of(METRIC, -1L), List.of("no acquire succeeded after the final heal"));
     }
     long took = first.get() - healed;
     long violations = took <= boundNanos ? 0 : 1;
-    return CheckResult.of(NAME, violations, Map.of(METRIC, took / 1_000_000),
-        List.of(String.format("first acquire %.0f ms after the final heal (bound %.0f ms)", took / 1e6, boundNanos / 1e6)));
+    return CheckResult.of(
+        NAME,
+        violations,
+        Map.of(METRIC, took / 1_000_000),
+        List.of(
+            String.format(
+                "first acquire %.0f ms after the final heal (bound %.0f ms)",
+                took / 1e6, boundNanos / 1e6)));
   }
 }

@@ -32,12 +32,18 @@ public final class MutualExclusionChecker implements Checker {
         Hold b = holds.get(j);
         if (b.process() != a.process() && a.overlaps(b)) {
           violations++;
-          details.add(String.format("process %d (token %d) and %d (token %d) both held the lock for %.1f ms",
-              a.process(), a.token(), b.process(), b.token(),
-              (Math.min(a.endNanos(), b.endNanos()) - b.startNanos()) / 1e6));
+          details.add(
+              String.format(
+                  "process %d (token %d) and %d (token %d) both held the lock for %.1f ms",
+                  a.process(),
+                  a.token(),
+                  b.process(),
+                  b.token(),
+                  (Math.min(a.endNanos(), b.endNanos()) - b.startNanos()) / 1e6));
         }
       }
     }
-    return CheckResult.of(NAME, violations, Map.of(METRIC, violations, "holds", (long) holds.size()), details);
+    return CheckResult.of(
+        NAME, violations, Map.of(METRIC, violations, "holds", (long) holds.size()), details);
   }
 }

@@ -10,8 +10,8 @@ import java.util.Set;
 
 /**
  * Compares a register's final value with the writes made to it: every acknowledged entry must be
- * there (no lost write), nothing that was refused or never written may be, and the entries must
- * be in strictly increasing token order. Pure; thread-safe.
+ * there (no lost write), nothing that was refused or never written may be, and the entries must be
+ * in strictly increasing token order. Pure; thread-safe.
  *
  * @param lost acknowledged writes missing from the final value
  * @param phantom entries of refused writes, or of no write at all
@@ -32,7 +32,13 @@ record RegisterCheck(long lost, long phantom, long disorder, List<String> detail
         acknowledged.add(entry);
         if (!present.contains(entry)) {
           lost++;
-          details.add(registerName + ": acknowledged write " + entry + " of process " + w.process() + " is lost");
+          details.add(
+              registerName
+                  + ": acknowledged write "
+                  + entry
+                  + " of process "
+                  + w.process()
+                  + " is lost");
         }
       }
       if (w.outcome() != OpType.FAIL) {

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * Tokens of successful acquires are unique, and strictly larger than the token of every acquire
- * that completed before this one was invoked (real-time order). Acquires with unknown outcome
- * are ignored: their tokens were never seen. Thread-safe.
+ * that completed before this one was invoked (real-time order). Acquires with unknown outcome are
+ * ignored: their tokens were never seen. Thread-safe.
  */
 public final class TokenChecker implements Checker {
   public static final String NAME = "tokens";
@@ -31,8 +31,18 @@ public final class TokenChecker implements Checker {
     long duplicates = duplicates(oks, details);
     long disorder = realTimeDisorder(oks, details);
     long violations = duplicates + disorder;
-    return CheckResult.of(NAME, violations,
-        Map.of(METRIC, violations, "acquisitions", (long) oks.size(), "duplicateTokens", duplicates, "tokenOrderViolations", disorder),
+    return CheckResult.of(
+        NAME,
+        violations,
+        Map.of(
+            METRIC,
+            violations,
+            "acquisitions",
+            (long) oks.size(),
+            "duplicateTokens",
+            duplicates,
+            "tokenOrderViolations",
+            disorder),
         details);
   }
 
@@ -44,7 +54,13 @@ public final class TokenChecker implements Checker {
       Integer other = seen.putIfAbsent(token, p.process());
       if (other != null) {
         dups++;
-        details.add("token " + token + " granted to process " + other + " and again to process " + p.process());
+        details.add(
+            "token "
+                + token
+                + " granted to process "
+                + other
+                + " and again to process "
+                + p.process());
       }
     }
     return dups;
@@ -69,8 +85,10 @@ public final class TokenChecker implements Checker {
       }
       if (maxPair != null && token(b) <= maxDone) {
         violations++;
-        details.add(String.format("process %d got token %d at %.3f s after process %d had completed with token %d",
-            b.process(), token(b), b.invoke().timeNanos() / 1e9, maxPair.process(), maxDone));
+        details.add(
+            String.format(
+                "process %d got token %d at %.3f s after process %d had completed with token %d",
+                b.process(), token(b), b.invoke().timeNanos() / 1e9, maxPair.process(), maxDone));
       }
     }
     return violations;

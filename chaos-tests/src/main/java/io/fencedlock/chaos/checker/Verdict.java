@@ -1,6 +1,9 @@
 package io.fencedlock.chaos.checker;
 
-/** A checker's answer, ordered from best to worst: composition keeps the worst (false > unknown > true). */
+/**
+ * A checker's answer, ordered from best to worst: composition keeps the worst (false > unknown >
+ * true).
+ */
 public enum Verdict {
   TRUE,
   UNKNOWN,

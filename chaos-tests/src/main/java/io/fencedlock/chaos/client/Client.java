@@ -4,9 +4,9 @@ import io.fencedlock.chaos.history.Fn;
 import java.util.Map;
 
 /**
- * A Jepsen-style client: performs one operation at a time against the system under test. A
- * definite failure is returned as FAIL; an exception means the outcome is unknown and is turned
- * into INFO by {@link RecordingClient}. Not thread-safe: one worker thread per client.
+ * A Jepsen-style client: performs one operation at a time against the system under test. A definite
+ * failure is returned as FAIL; an exception means the outcome is unknown and is turned into INFO by
+ * {@link RecordingClient}. Not thread-safe: one worker thread per client.
  */
 public interface Client extends AutoCloseable {
 

@@ -16,10 +16,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One lock client: its own {@link Redlock} (over its own proxies), the shared fenced storage
- * service and the shared canary. Keeps the current lease between operations, like a process
- * that acquires, works and releases. Writes are read-modify-writes that append an entry: on the
- * fenced object "fence on first touch" (fence, read, put), on the canary read at acquire time
- * and write later without any check. Not thread-safe: one worker thread.
+ * service and the shared canary. Keeps the current lease between operations, like a process that
+ * acquires, works and releases. Writes are read-modify-writes that append an entry: on the fenced
+ * object "fence on first touch" (fence, read, put), on the canary read at acquire time and write
+ * later without any check. Not thread-safe: one worker thread.
  */
 public final class LockClient implements Client {
   private final Redlock redlock;
@@ -31,7 +31,13 @@ public final class LockClient implements Client {
   private Lease lease;
   private CanaryRegister.Snapshot canaryRead;
 
-  public LockClient(Redlock redlock, FencedStorageClient storage, CanaryRegister canary, String resource, Duration ttl, Duration maxWait) {
+  public LockClient(
+      Redlock redlock,
+      FencedStorageClient storage,
+      CanaryRegister canary,
+      String resource,
+      Duration ttl,
+      Duration maxWait) {
     this.redlock = redlock;
     this.storage = storage;
     this.canary = canary;
@@ -62,8 +68,18 @@ public final class LockClient implements Client {
     long now = System.nanoTime();
     long validity = lease.remainingValidity().toNanos();
     canaryRead = canary.read();
-    return Completion.ok(Map.of(Fields.TOKEN, lease.fencingToken(), Fields.OWNER, lease.ownerId(),
-        Fields.VALIDITY_NANOS, validity, Fields.VALID_UNTIL_ABSOLUTE, now + validity, Fields.READ_VERSION, canaryRead.version()));
+    return Completion.ok(
+        Map.of(
+            Fields.TOKEN,
+            lease.fencingToken(),
+            Fields.OWNER,
+            lease.ownerId(),
+            Fields.VALIDITY_NANOS,
+            validity,
+            Fields.VALID_UNTIL_ABSOLUTE,
+            now + validity,
+            Fields.READ_VERSION,
+            canaryRead.version()));
   }
 
   /** The modelled GC pause: the holder does nothing for a while, its lease may run out. */
@@ -87,11 +103,14 @@ public final class LockClient implements Client {
     String old = storage.get(resource).map(StoredObject::valueAsUtf8).orElse("");
     String next = Entries.append(old, (String) value.get(Fields.ENTRY));
     WriteResult put = storage.put(resource, next.getBytes(StandardCharsets.UTF_8), token, owner);
-    return put instanceof WriteResult.Rejected r ? rejected("put", r) : Completion.ok(Map.of(Fields.TOKEN, token));
+    return put instanceof WriteResult.Rejected r
+        ? rejected("put", r)
+        : Completion.ok(Map.of(Fields.TOKEN, token));
   }
 
   private static Completion rejected(String step, WriteResult.Rejected r) {
-    return Completion.fail(Map.of(Fields.CURRENT_TOKEN, r.currentToken(), "reason", r.reason().name(), "step", step));
+    return Completion.fail(
+        Map.of(Fields.CURRENT_TOKEN, r.currentToken(), "reason", r.reason().name(), "step", step));
   }
 
   private Completion writeCanary(Map<String, Object> value) {
@@ -99,9 +118,11 @@ public final class LockClient implements Client {
       throw new IllegalStateException("canary write without a read under a lease");
     }
     String next = Entries.append(canaryRead.value(), (String) value.get(Fields.ENTRY));
-    CanaryRegister.Snapshot old = canary.write(next, ((Number) value.get(Fields.TOKEN)).longValue());
+    CanaryRegister.Snapshot old =
+        canary.write(next, ((Number) value.get(Fields.TOKEN)).longValue());
     canaryRead = null;
-    return Completion.ok(Map.of(Fields.OVERWROTE_VERSION, old.version(), Fields.OVERWROTE_TOKEN, old.token()));
+    return Completion.ok(
+        Map.of(Fields.OVERWROTE_VERSION, old.version(), Fields.OVERWROTE_TOKEN, old.token()));
   }
 
   private Completion release() {

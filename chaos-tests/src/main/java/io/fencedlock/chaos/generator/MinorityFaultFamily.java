@@ -9,21 +9,24 @@ import java.util.SplittableRandom;
 
 /**
  * The table of minority fault families, the one fault space of the {@link FaultMix#MINORITY} mix.
- * Both the seeded generator ({@link MinorityFaults}: {@code ./fencedlock chaos} and its
- * replayable seeds) and the jqwik arbitraries (where failing schedules shrink) draw from it, so a
- * replayed seed and a shrunk counterexample come from the same faults.
+ * Both the seeded generator ({@link MinorityFaults}: {@code ./fencedlock chaos} and its replayable
+ * seeds) and the jqwik arbitraries (where failing schedules shrink) draw from it, so a replayed
+ * seed and a shrunk counterexample come from the same faults.
  *
  * <p>A fault is drawn as: a minority of nodes (1 to {@link Topology#minority()}), a family, then
- * the family's own {@link Choice}s in order. Every family leaves each client a quorum of
- * reachable, healthy nodes. The constants' order is the seeded generator's, so a seed keeps
- * giving the same schedule. Immutable and thread-safe.
+ * the family's own {@link Choice}s in order. Every family leaves each client a quorum of reachable,
+ * healthy nodes. The constants' order is the seeded generator's, so a seed keeps giving the same
+ * schedule. Immutable and thread-safe.
  */
 enum MinorityFaultFamily {
   /** Kleppmann's split: each client reaches its own majority, one node shared. */
   KLEPPMANN_SPLIT() {
     @Override
     Fault build(Topology topo, SortedSet<Integer> nodes, int[] choices) {
-      return new Fault.Partition("kleppmann-split", Grudges.kleppmannSplit(topo.clients(), topo.nodes()), Fault.CutMode.REFUSE);
+      return new Fault.Partition(
+          "kleppmann-split",
+          Grudges.kleppmannSplit(topo.clients(), topo.nodes()),
+          Fault.CutMode.REFUSE);
     }
   },
   /** The first of the nodes cut off from every client, refused (choice 1) or blackholed (0). */
@@ -31,7 +34,9 @@ enum MinorityFaultFamily {
     @Override
     Fault build(Topology topo, SortedSet<Integer> nodes, int[] choices) {
       int node = nodes.first();
-      return new Fault.Partition("isolate-n" + node, Grudges.isolateNode(topo.clients(), topo.nodes(), node),
+      return new Fault.Partition(
+          "isolate-n" + node,
+          Grudges.isolateNode(topo.clients(), topo.nodes(), node),
           choices[0] == 1 ? Fault.CutMode.REFUSE : Fault.CutMode.BLACKHOLE);
     }
   },
@@ -39,7 +44,9 @@ enum MinorityFaultFamily {
   MAJORITIES_RING(Choice.NODE) {
     @Override
     Fault build(Topology topo, SortedSet<Integer> nodes, int[] choices) {
-      return new Fault.Partition("majorities-ring", Grudges.majoritiesRing(topo.clients(), topo.nodes(), choices[0]),
+      return new Fault.Partition(
+          "majorities-ring",
+          Grudges.majoritiesRing(topo.clients(), topo.nodes(), choices[0]),
           Fault.CutMode.REFUSE);
     }
   },
@@ -47,7 +54,10 @@ enum MinorityFaultFamily {
   CLIENT_SUBSET(Choice.CLIENT) {
     @Override
     Fault build(Topology topo, SortedSet<Integer> nodes, int[] choices) {
-      return new Fault.Partition("client-subset", Grudges.clientLoses(topo.clients(), choices[0], nodes), Fault.CutMode.REFUSE);
+      return new Fault.Partition(
+          "client-subset",
+          Grudges.clientLoses(topo.clients(), choices[0], nodes),
+          Fault.CutMode.REFUSE);
     }
   },
   /** Replies from the nodes delayed by 10 to 60 ms, with 0 to 30 ms of jitter. */
@@ -61,7 +71,8 @@ enum MinorityFaultFamily {
   BLACKHOLE() {
     @Override
     Fault build(Topology topo, SortedSet<Integer> nodes, int[] choices) {
-      return new Fault.Partition("blackhole", Grudges.allLose(topo.clients(), nodes), Fault.CutMode.BLACKHOLE);
+      return new Fault.Partition(
+          "blackhole", Grudges.allLose(topo.clients(), nodes), Fault.CutMode.BLACKHOLE);
     }
   },
   /** Connections to the nodes reset on their next request. */
@@ -82,7 +93,10 @@ enum MinorityFaultFamily {
   KILL_KEEPING_DATA(Choice.COIN) {
     @Override
     Fault build(Topology topo, SortedSet<Integer> nodes, int[] choices) {
-      return new Fault.KillNodes(nodes, Persistence.AOF_ALWAYS, choices[0] == 1 ? Fault.Rejoin.IMMEDIATE : Fault.Rejoin.AT_HEAL);
+      return new Fault.KillNodes(
+          nodes,
+          Persistence.AOF_ALWAYS,
+          choices[0] == 1 ? Fault.Rejoin.IMMEDIATE : Fault.Rejoin.AT_HEAL);
     }
   },
   /** The nodes killed and restarted empty at the heal, after at least the maximum TTL. */
@@ -118,19 +132,26 @@ enum MinorityFaultFamily {
   abstract Fault build(Topology topo, SortedSet<Integer> nodes, int[] choices);
 
   /**
-   * One whole-number choice of a family, from {@code min} to {@code max} inclusive, as functions
-   * of the topology. Immutable.
+   * One whole-number choice of a family, from {@code min} to {@code max} inclusive, as functions of
+   * the topology. Immutable.
    */
   record Choice(Kind kind, int low, int high) {
     /** Yes (1) or no (0). */
     static final Choice COIN = new Choice(Kind.COIN, 0, 1);
+
     /** A node index. */
     static final Choice NODE = new Choice(Kind.NODE, 0, 0);
+
     /** A client index. */
     static final Choice CLIENT = new Choice(Kind.CLIENT, 0, 0);
 
     /** What a choice ranges over, and how the seeded generator draws it. */
-    enum Kind { COIN, NODE, CLIENT, RANGE }
+    enum Kind {
+      COIN,
+      NODE,
+      CLIENT,
+      RANGE
+    }
 
     /** A number from {@code min} to {@code max}. */
     static Choice range(int min, int max) {
@@ -150,7 +171,10 @@ enum MinorityFaultFamily {
       };
     }
 
-    /** Draws the choice from {@code rnd}, the way the generator always has (replayed seeds depend on it). */
+    /**
+     * Draws the choice from {@code rnd}, the way the generator always has (replayed seeds depend on
+     * it).
+     */
     int draw(SplittableRandom rnd, Topology topo) {
       return switch (kind) {
         case COIN -> rnd.nextBoolean() ? 1 : 0;

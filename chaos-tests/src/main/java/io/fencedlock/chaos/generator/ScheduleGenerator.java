@@ -7,26 +7,32 @@ import io.fencedlock.chaos.nemesis.ScheduledFault;
 import io.fencedlock.testkit.Persistence;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.SortedSet;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
 
 /**
  * Deterministic fault schedules: the same mix, topology, seed and count always give the same
- * schedule, so any run can be replayed from its seed. Faults of the MINORITY mix run one at a
- * time with gaps; the other mixes follow the shape their experiment needs, with random nodes,
- * clients, times and lengths. Stateless and thread-safe. (The jqwik properties draw MINORITY
- * schedules from the same table, {@link MinorityFaultFamily}, and the same lengths and gaps, with
- * {@code Arbitrary}s, so that failing schedules shrink.)
+ * schedule, so any run can be replayed from its seed. Faults of the MINORITY mix run one at a time
+ * with gaps; the other mixes follow the shape their experiment needs, with random nodes, clients,
+ * times and lengths. Stateless and thread-safe. (The jqwik properties draw MINORITY schedules from
+ * the same table, {@link MinorityFaultFamily}, and the same lengths and gaps, with {@code
+ * Arbitrary}s, so that failing schedules shrink.)
  */
 public final class ScheduleGenerator {
   /** Time before the first fault, so that the workload is running. */
   public static final long WARMUP_MILLIS = 800;
-  /** Shortest and longest drawn length of a MINORITY fault (a fault's own minimum may stretch it). */
+
+  /**
+   * Shortest and longest drawn length of a MINORITY fault (a fault's own minimum may stretch it).
+   */
   static final long MINORITY_MIN_MILLIS = 700;
+
   static final long MINORITY_MAX_MILLIS = 1500;
+
   /** Shortest and longest quiet gap after each fault or episode. */
   static final long GAP_MIN_MILLIS = 300;
+
   static final long GAP_MAX_MILLIS = 800;
   private static final long AMNESIA_LEAD_MILLIS = 1500;
 
@@ -41,19 +47,25 @@ public final class ScheduleGenerator {
     // run of three covers all three.
     int firstKind = mix == FaultMix.MAJORITY_DOWN ? rnd.nextInt(3) : 0;
     for (int i = 0; i < count; i++) {
-      t = switch (mix) {
-        case MINORITY -> minority(faults, t, rnd, topo);
-        case CLIENT_PAUSE -> clientPause(faults, t, rnd, topo);
-        case CLOCK_STEP -> clockSteps(faults, t, rnd, topo);
-        case AMNESIA -> amnesia(faults, t, rnd, topo);
-        case MAJORITY_DOWN -> majorityDown(faults, t, rnd, topo, (firstKind + i) % 3);
-      } + between(rnd, GAP_MIN_MILLIS, GAP_MAX_MILLIS);
+      t =
+          switch (mix) {
+                case MINORITY -> minority(faults, t, rnd, topo);
+                case CLIENT_PAUSE -> clientPause(faults, t, rnd, topo);
+                case CLOCK_STEP -> clockSteps(faults, t, rnd, topo);
+                case AMNESIA -> amnesia(faults, t, rnd, topo);
+                case MAJORITY_DOWN -> majorityDown(faults, t, rnd, topo, (firstKind + i) % 3);
+              }
+              + between(rnd, GAP_MIN_MILLIS, GAP_MAX_MILLIS);
     }
     return new FaultSchedule(faults);
   }
 
-  /** Adds a minority fault at {@code start} and returns when its effect ends (see {@link MinorityFaults#effectEndMillis}). */
-  private static long minority(List<ScheduledFault> faults, long start, SplittableRandom rnd, Topology topo) {
+  /**
+   * Adds a minority fault at {@code start} and returns when its effect ends (see {@link
+   * MinorityFaults#effectEndMillis}).
+   */
+  private static long minority(
+      List<ScheduledFault> faults, long start, SplittableRandom rnd, Topology topo) {
     long length = between(rnd, MINORITY_MIN_MILLIS, MINORITY_MAX_MILLIS);
     Fault fault = MinorityFaults.draw(rnd, topo);
     long end = add(faults, start, length, fault, topo);
@@ -61,21 +73,33 @@ public final class ScheduleGenerator {
   }
 
   /** Adds a fault at {@code start} and returns its end, stretched to the fault's minimum length. */
-  static long add(List<ScheduledFault> faults, long start, long duration, Fault fault, Topology topo) {
+  static long add(
+      List<ScheduledFault> faults, long start, long duration, Fault fault, Topology topo) {
     long length = Math.max(duration, MinorityFaults.minimumMillis(fault, topo));
     faults.add(new ScheduledFault(faults.size(), start, length, fault));
     return start + length;
   }
 
-  private static long clientPause(List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo) {
+  private static long clientPause(
+      List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo) {
     long stall = topo.ttlMillis() * 2 + between(rnd, 0, topo.ttlMillis());
     // The stall is armed for its own length plus a margin; the worker takes it at its next acquire.
-    return add(faults, t, stall + 600, new Fault.ClientPause(rnd.nextInt(topo.clients()), stall), topo);
+    return add(
+        faults, t, stall + 600, new Fault.ClientPause(rnd.nextInt(topo.clients()), stall), topo);
   }
 
-  private static long clockSteps(List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo) {
+  private static long clockSteps(
+      List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo) {
     long episode = between(rnd, 3000, 4500);
-    add(faults, t, episode, new Fault.Partition("kleppmann-split", Grudges.kleppmannSplit(topo.clients(), topo.nodes()), Fault.CutMode.REFUSE), topo);
+    add(
+        faults,
+        t,
+        episode,
+        new Fault.Partition(
+            "kleppmann-split",
+            Grudges.kleppmannSplit(topo.clients(), topo.nodes()),
+            Fault.CutMode.REFUSE),
+        topo);
     int shared = Grudges.sharedNode(topo.nodes());
     for (long s = t + between(rnd, 300, 600); s < t + episode - 300; s += between(rnd, 350, 700)) {
       SortedSet<Integer> nodes = new TreeSet<>(List.of(shared));
@@ -87,7 +111,8 @@ public final class ScheduleGenerator {
     return t + episode;
   }
 
-  private static long amnesia(List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo) {
+  private static long amnesia(
+      List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo) {
     SortedSet<Integer> wiped = randomNodes(rnd, topo.nodes(), topo.majority());
     SortedSet<Integer> others = new TreeSet<>();
     for (int n = 0; n < topo.nodes(); n++) {
@@ -98,19 +123,36 @@ public final class ScheduleGenerator {
     // A lead of 1.5 s first, so that the history holds tokens from before the wipe to compare with.
     long start = t + AMNESIA_LEAD_MILLIS;
     long episode = between(rnd, 2000, 3000);
-    add(faults, start, episode, new Fault.Partition("remembering-nodes-away", Grudges.allLose(topo.clients(), others), Fault.CutMode.REFUSE), topo);
-    add(faults, start + 200, 0, new Fault.KillNodes(wiped, Persistence.NONE, Fault.Rejoin.IMMEDIATE), topo);
+    add(
+        faults,
+        start,
+        episode,
+        new Fault.Partition(
+            "remembering-nodes-away",
+            Grudges.allLose(topo.clients(), others),
+            Fault.CutMode.REFUSE),
+        topo);
+    add(
+        faults,
+        start + 200,
+        0,
+        new Fault.KillNodes(wiped, Persistence.NONE, Fault.Rejoin.IMMEDIATE),
+        topo);
     return start + episode;
   }
 
-  private static long majorityDown(List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo, int kind) {
+  private static long majorityDown(
+      List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo, int kind) {
     SortedSet<Integer> down = randomNodes(rnd, topo.nodes(), topo.majority());
     long length = between(rnd, 1500, 2500);
-    Fault fault = switch (kind) {
-      case 0 -> new Fault.KillNodes(down, Persistence.AOF_ALWAYS, Fault.Rejoin.AT_HEAL);
-      case 1 -> new Fault.PauseNodes(down);
-      default -> new Fault.Partition("majority-cut-off", Grudges.allLose(topo.clients(), down), Fault.CutMode.REFUSE);
-    };
+    Fault fault =
+        switch (kind) {
+          case 0 -> new Fault.KillNodes(down, Persistence.AOF_ALWAYS, Fault.Rejoin.AT_HEAL);
+          case 1 -> new Fault.PauseNodes(down);
+          default ->
+              new Fault.Partition(
+                  "majority-cut-off", Grudges.allLose(topo.clients(), down), Fault.CutMode.REFUSE);
+        };
     return add(faults, t, length, fault, topo);
   }
 

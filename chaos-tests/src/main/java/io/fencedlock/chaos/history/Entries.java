@@ -4,9 +4,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The registers' value format: each write appends one entry {@code <token>-<owner prefix>} to
- * what it read, separated by {@code ;}. A register that never loses an update therefore ends
- * with every acknowledged write's entry, in the order the writes took effect. Pure functions.
+ * The registers' value format: each write appends one entry {@code <token>-<owner prefix>} to what
+ * it read, separated by {@code ;}. A register that never loses an update therefore ends with every
+ * acknowledged write's entry, in the order the writes took effect. Pure functions.
  */
 public final class Entries {
   private static final String SEPARATOR = ";";

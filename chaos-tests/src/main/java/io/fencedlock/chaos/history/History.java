@@ -42,7 +42,8 @@ public final class History {
       Integer pending = open.get(op.process());
       if (op.isInvoke()) {
         if (pending != null) {
-          throw new IllegalArgumentException("op " + i + ": process " + op.process() + " invoked twice");
+          throw new IllegalArgumentException(
+              "op " + i + ": process " + op.process() + " invoked twice");
         }
         open.put(op.process(), pairs.size());
         pairs.add(new OpPair(op, null));
@@ -52,7 +53,8 @@ public final class History {
         }
         OpPair pair = pairs.get(pending);
         if (pair.invoke().f() != op.f()) {
-          throw new IllegalArgumentException("op " + i + ": completes " + op.f() + " but " + pair.invoke().f() + " was invoked");
+          throw new IllegalArgumentException(
+              "op " + i + ": completes " + op.f() + " but " + pair.invoke().f() + " was invoked");
         }
         pairs.set(pending, new OpPair(pair.invoke(), op));
         open.remove(op.process());

@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * Appends ops with dense indices and monotonic times measured from the recorder's creation.
- * Thread-safe: workers and the nemesis record concurrently; one lock orders index and time, so
- * the history is sorted by both.
+ * Thread-safe: workers and the nemesis record concurrently; one lock orders index and time, so the
+ * history is sorted by both.
  */
 public final class HistoryRecorder {
   private final long originNanos = System.nanoTime();

@@ -11,7 +11,8 @@ import java.nio.file.Path;
 
 /** Writes a history as JSON Lines, one op per line. Stateless and thread-safe. */
 public final class JsonLines {
-  private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+  private static final Gson GSON =
+      new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
   private JsonLines() {}
 

@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param value its arguments (invoke) or result (completion); values are strings, numbers or
  *     booleans
  */
-public record Op(long index, long timeNanos, OpType type, int process, Fn f, Map<String, Object> value) {
+public record Op(
+    long index, long timeNanos, OpType type, int process, Fn f, Map<String, Object> value) {
 
   /** The process id of the nemesis. */
   public static final int NEMESIS = -1;
@@ -59,7 +60,9 @@ public record Op(long index, long timeNanos, OpType type, int process, Fn f, Map
     m.put("index", index);
     m.put("time", timeNanos);
     m.put("type", type.name().toLowerCase(java.util.Locale.ROOT));
-    m.put("process", process == NEMESIS ? "nemesis" : process == READER ? "reader" : (Object) process);
+    m.put(
+        "process",
+        process == NEMESIS ? "nemesis" : process == READER ? "reader" : (Object) process);
     m.put("f", f.name().toLowerCase(java.util.Locale.ROOT));
     m.put("value", new java.util.TreeMap<>(value));
     return m;

@@ -8,6 +8,8 @@ public enum OpType {
   OK,
   /** It completed and certainly did not take effect. */
   FAIL,
-  /** Its outcome is unknown (an exception, a timeout, a crash): it may or may not have taken effect. */
+  /**
+   * Its outcome is unknown (an exception, a timeout, a crash): it may or may not have taken effect.
+   */
   INFO
 }

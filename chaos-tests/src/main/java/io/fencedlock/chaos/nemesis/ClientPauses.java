@@ -5,9 +5,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Armed holder stalls, one slot per client: the nemesis arms a stall, the client's worker takes
- * it right after its next successful acquire and stalls before writing, as a process would in a
- * long GC pause. Thread-safe.
+ * Armed holder stalls, one slot per client: the nemesis arms a stall, the client's worker takes it
+ * right after its next successful acquire and stalls before writing, as a process would in a long
+ * GC pause. Thread-safe.
  */
 public final class ClientPauses implements FaultApplier {
   private final ConcurrentMap<Integer, Long> armed = new ConcurrentHashMap<>();

@@ -5,11 +5,11 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Models a forward step of a node's wall clock. Redis 7 expires keys against its wall clock, so
- * a step forward by s makes every existing key expire s earlier; keys set afterwards are not
- * affected. The model: for each lock key, PTTL, then PEXPIRE with PTTL − s (at least 1 ms). The
- * two commands are not atomic; if another owner's key replaced the old one in between, that key
- * is shortened instead, which a real step would also do. Nothing to heal: clocks do not step back.
+ * Models a forward step of a node's wall clock. Redis 7 expires keys against its wall clock, so a
+ * step forward by s makes every existing key expire s earlier; keys set afterwards are not
+ * affected. The model: for each lock key, PTTL, then PEXPIRE with PTTL − s (at least 1 ms). The two
+ * commands are not atomic; if another owner's key replaced the old one in between, that key is
+ * shortened instead, which a real step would also do. Nothing to heal: clocks do not step back.
  * Thread-safe.
  */
 public final class ClockStepFaults implements FaultApplier {
@@ -18,7 +18,9 @@ public final class ClockStepFaults implements FaultApplier {
   private final Deployment nodes;
   private final List<String> lockKeys;
 
-  /** @param lockKeys the keys whose expiry the step shortens (the resources' lock keys) */
+  /**
+   * @param lockKeys the keys whose expiry the step shortens (the resources' lock keys)
+   */
   public ClockStepFaults(Deployment nodes, List<String> lockKeys) {
     this.nodes = nodes;
     this.lockKeys = List.copyOf(lockKeys);

@@ -21,7 +21,9 @@ public sealed interface Fault {
   enum CutMode {
     /** The proxy is disabled: connects are refused, open connections are closed. */
     REFUSE,
-    /** A {@code timeout} toxic in both directions: bytes vanish, connections stay open (blackhole). */
+    /**
+     * A {@code timeout} toxic in both directions: bytes vanish, connections stay open (blackhole).
+     */
     BLACKHOLE
   }
 
@@ -63,7 +65,12 @@ public sealed interface Fault {
 
     @Override
     public String describe() {
-      return "latency " + millis + "±" + jitterMillis + " ms on " + new TreeSet<>(links.stream().map(Link::toString).toList());
+      return "latency "
+          + millis
+          + "±"
+          + jitterMillis
+          + " ms on "
+          + new TreeSet<>(links.stream().map(Link::toString).toList());
     }
   }
 
@@ -102,7 +109,8 @@ public sealed interface Fault {
   }
 
   /** The Redis processes are killed with SIGKILL and restarted in {@code restartWith}. */
-  record KillNodes(SortedSet<Integer> nodes, Persistence restartWith, Rejoin rejoin) implements Fault {
+  record KillNodes(SortedSet<Integer> nodes, Persistence restartWith, Rejoin rejoin)
+      implements Fault {
     public KillNodes {
       nodes = new TreeSet<>(nodes);
     }

@@ -2,8 +2,8 @@ package io.fencedlock.chaos.nemesis;
 
 /**
  * Carries out one family of faults (Jepsen's nemesis {@code invoke!}). Implementations are used
- * from the nemesis thread only, except {@link #healAll()}, which may also run from the thread
- * that closes the run; they must be safe for that.
+ * from the nemesis thread only, except {@link #healAll()}, which may also run from the thread that
+ * closes the run; they must be safe for that.
  */
 public interface FaultApplier {
 

@@ -20,6 +20,8 @@ public record FaultSchedule(List<ScheduledFault> faults) {
 
   @Override
   public String toString() {
-    return faults.isEmpty() ? "(no faults)" : String.join("; ", faults.stream().map(ScheduledFault::toString).toList());
+    return faults.isEmpty()
+        ? "(no faults)"
+        : String.join("; ", faults.stream().map(ScheduledFault::toString).toList());
   }
 }

@@ -10,7 +10,8 @@ public final class Grudges {
   private Grudges() {}
 
   /** Cuts every link except those from each client to the nodes it keeps. */
-  static Set<Link> keepOnly(int clients, int nodes, java.util.function.BiPredicate<Integer, Integer> keeps) {
+  static Set<Link> keepOnly(
+      int clients, int nodes, java.util.function.BiPredicate<Integer, Integer> keeps) {
     Set<Link> cut = new HashSet<>();
     for (int c = 0; c < clients; c++) {
       for (int n = 0; n < nodes; n++) {
@@ -41,7 +42,10 @@ public final class Grudges {
     return keepOnly(clients, nodes, (c, n) -> n != node);
   }
 
-  /** Client {@code c} reaches only the majority of nodes starting at {@code c + offset}, wrapping around. */
+  /**
+   * Client {@code c} reaches only the majority of nodes starting at {@code c + offset}, wrapping
+   * around.
+   */
   public static Set<Link> majoritiesRing(int clients, int nodes, int offset) {
     int majority = nodes / 2 + 1;
     return keepOnly(clients, nodes, (c, n) -> Math.floorMod(n - c - offset, nodes) < majority);

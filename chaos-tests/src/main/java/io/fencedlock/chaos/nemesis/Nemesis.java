@@ -25,8 +25,8 @@ public final class Nemesis {
   }
 
   /**
-   * Heals everything every applier may have broken. Runs each applier even if an earlier one
-   * fails, then throws the first failure with the others suppressed.
+   * Heals everything every applier may have broken. Runs each applier even if an earlier one fails,
+   * then throws the first failure with the others suppressed.
    */
   public void healAll() {
     List<RuntimeException> failures = new ArrayList<>();
@@ -45,7 +45,9 @@ public final class Nemesis {
   }
 
   private FaultApplier applierFor(Fault fault) {
-    return appliers.stream().filter(a -> a.handles(fault)).findFirst()
+    return appliers.stream()
+        .filter(a -> a.handles(fault))
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no applier for " + fault.kind()));
   }
 }

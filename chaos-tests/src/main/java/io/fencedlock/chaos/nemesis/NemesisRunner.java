@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a schedule on the calling thread: applies and heals each fault at its time, recording
- * FAULT_START/FAULT_STOP ops as the nemesis process; a failed application is recorded as INFO
- * and the run goes on. Not thread-safe: one runner per run.
+ * FAULT_START/FAULT_STOP ops as the nemesis process; a failed application is recorded as INFO and
+ * the run goes on. Not thread-safe: one runner per run.
  */
 public final class NemesisRunner {
   private final NemesisPackage pkg;
@@ -29,8 +29,8 @@ public final class NemesisRunner {
 
   /**
    * Runs every event of the schedule, timed from {@code originNanos} (a {@link System#nanoTime()}
-   * reading). Returns early, without healing, if the thread is interrupted; the caller's final
-   * heal covers that.
+   * reading). Returns early, without healing, if the thread is interrupted; the caller's final heal
+   * covers that.
    */
   public void run(long originNanos) {
     List<Event> events = new ArrayList<>();
@@ -59,7 +59,14 @@ public final class NemesisRunner {
   private void step(Event e) {
     ScheduledFault f = e.fault();
     Fn fn = e.start() ? Fn.FAULT_START : Fn.FAULT_STOP;
-    Map<String, Object> value = Map.of(Fields.FAULT, f.fault().describe(), Fields.KIND, f.fault().kind(), Fields.FAULT_ID, (long) f.id());
+    Map<String, Object> value =
+        Map.of(
+            Fields.FAULT,
+            f.fault().describe(),
+            Fields.KIND,
+            f.fault().kind(),
+            Fields.FAULT_ID,
+            (long) f.id());
     history.record(OpType.INVOKE, Op.NEMESIS, fn, value);
     try {
       if (e.start()) {
@@ -73,9 +80,12 @@ public final class NemesisRunner {
     }
   }
 
-  /** Heals everything and records it as the final heal; a failure is recorded as INFO and rethrown. */
+  /**
+   * Heals everything and records it as the final heal; a failure is recorded as INFO and rethrown.
+   */
   public void finalHeal() {
-    Map<String, Object> value = Map.of(Fields.FINAL_HEAL, true, Fields.KIND, "heal", Fields.FAULT, "final heal");
+    Map<String, Object> value =
+        Map.of(Fields.FINAL_HEAL, true, Fields.KIND, "heal", Fields.FAULT, "final heal");
     history.record(OpType.INVOKE, Op.NEMESIS, Fn.FAULT_STOP, value);
     try {
       pkg.finalHeal();

@@ -4,10 +4,10 @@ import io.fencedlock.testkit.Deployment;
 import io.fencedlock.testkit.Node;
 
 /**
- * Faults on the Redis nodes, on either backend: pause and resume (SIGSTOP/SIGCONT of a process,
- * the cgroup freezer of a container), and a kill (kill -9, {@code docker kill}) followed by a
- * restart with or without persistence, at once or at heal. Thread-safe as far as {@link Node} is
- * (its lifecycle methods are serialized).
+ * Faults on the Redis nodes, on either backend: pause and resume (SIGSTOP/SIGCONT of a process, the
+ * cgroup freezer of a container), and a kill (kill -9, {@code docker kill}) followed by a restart
+ * with or without persistence, at once or at heal. Thread-safe as far as {@link Node} is (its
+ * lifecycle methods are serialized).
  */
 public final class NodeFaults implements FaultApplier {
   private final Deployment nodes;
@@ -38,7 +38,10 @@ public final class NodeFaults implements FaultApplier {
     if (fault instanceof Fault.PauseNodes p) {
       p.nodes().forEach(n -> resume(nodes.node(n)));
     } else if (fault instanceof Fault.KillNodes k) {
-      k.nodes().stream().map(nodes::node).filter(n -> !n.isRunning()).forEach(n -> n.restart(k.restartWith()));
+      k.nodes().stream()
+          .map(nodes::node)
+          .filter(n -> !n.isRunning())
+          .forEach(n -> n.restart(k.restartWith()));
     }
   }
 

@@ -21,7 +21,9 @@ public final class ProxyFaults implements FaultApplier {
 
   @Override
   public boolean handles(Fault fault) {
-    return fault instanceof Fault.Partition || fault instanceof Fault.Latency || fault instanceof Fault.ResetPeer;
+    return fault instanceof Fault.Partition
+        || fault instanceof Fault.Latency
+        || fault instanceof Fault.ResetPeer;
   }
 
   @Override
@@ -31,11 +33,18 @@ public final class ProxyFaults implements FaultApplier {
         cut(id, p);
       } else if (fault instanceof Fault.Latency l) {
         for (Link link : l.links()) {
-          links.proxy(link.client(), link.node()).toxics().latency(name(id, "latency"), ToxicDirection.DOWNSTREAM, l.millis()).setJitter(l.jitterMillis());
+          links
+              .proxy(link.client(), link.node())
+              .toxics()
+              .latency(name(id, "latency"), ToxicDirection.DOWNSTREAM, l.millis())
+              .setJitter(l.jitterMillis());
         }
       } else if (fault instanceof Fault.ResetPeer r) {
         for (Link link : r.links()) {
-          links.proxy(link.client(), link.node()).toxics().resetPeer(name(id, "reset"), ToxicDirection.UPSTREAM, 0);
+          links
+              .proxy(link.client(), link.node())
+              .toxics()
+              .resetPeer(name(id, "reset"), ToxicDirection.UPSTREAM, 0);
         }
       }
     } catch (IOException e) {

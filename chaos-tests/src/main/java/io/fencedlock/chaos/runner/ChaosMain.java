@@ -32,8 +32,9 @@ public final class ChaosMain {
       return;
     }
     if (options.backend() == Backend.CONTAINER && !DockerEngine.isAvailable()) {
-      System.err.println("fencedlock chaos: --backend container needs a Docker engine, and "
-          + DockerEngine.unavailableReason().orElse("none answers"));
+      System.err.println(
+          "fencedlock chaos: --backend container needs a Docker engine, and "
+              + DockerEngine.unavailableReason().orElse("none answers"));
       System.exit(2);
       return;
     }
@@ -41,26 +42,49 @@ public final class ChaosMain {
     out.println();
     out.print(SummaryTable.text(reports));
     Path summary = options.out().resolve("summary-" + System.currentTimeMillis() + ".md");
-    RunFiles.writeString(summary, "Command: ./fencedlock chaos " + String.join(" ", args) + "\n\nNodes on: "
-        + ChaosOptions.backendName(options.backend()) + "\n\n" + SummaryTable.markdown(reports));
+    RunFiles.writeString(
+        summary,
+        "Command: ./fencedlock chaos "
+            + String.join(" ", args)
+            + "\n\nNodes on: "
+            + ChaosOptions.backendName(options.backend())
+            + "\n\n"
+            + SummaryTable.markdown(reports));
     options.out().toFile().mkdirs();
-    out.println("\nResults: " + options.out().toAbsolutePath() + " (summary " + summary.getFileName() + ")");
+    out.println(
+        "\nResults: "
+            + options.out().toAbsolutePath()
+            + " (summary "
+            + summary.getFileName()
+            + ")");
     System.exit(reports.stream().allMatch(RunReport::passed) ? 0 : 1);
   }
 
-  /** Keeps the terminal for progress and results: library logs only from WARN, Lettuce's reconnect chatter only from ERROR. */
+  /**
+   * Keeps the terminal for progress and results: library logs only from WARN, Lettuce's reconnect
+   * chatter only from ERROR.
+   */
   private static void quietLogging() {
-    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
-    System.setProperty("org.slf4j.simpleLogger.log.io.lettuce", System.getProperty("org.slf4j.simpleLogger.log.io.lettuce", "error"));
+    System.setProperty(
+        "org.slf4j.simpleLogger.defaultLogLevel",
+        System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+    System.setProperty(
+        "org.slf4j.simpleLogger.log.io.lettuce",
+        System.getProperty("org.slf4j.simpleLogger.log.io.lettuce", "error"));
   }
 
   static List<RunReport> run(ChaosOptions options, PrintStream out) {
     ExperimentRunner runner = new ExperimentRunner(options.out(), out, options.backend());
     List<RunReport> reports = new ArrayList<>();
-    out.printf("chaos: %d experiment(s) x %d schedule(s), first seed %d, nodes on %s%n", options.experiments().size(),
-        options.schedules(), options.seed(), ChaosOptions.backendName(options.backend()));
+    out.printf(
+        "chaos: %d experiment(s) x %d schedule(s), first seed %d, nodes on %s%n",
+        options.experiments().size(),
+        options.schedules(),
+        options.seed(),
+        ChaosOptions.backendName(options.backend()));
     for (Experiment e : options.experiments()) {
-      Experiment exp = options.faults().isPresent() ? e.withFaults((int) options.faults().getAsLong()) : e;
+      Experiment exp =
+          options.faults().isPresent() ? e.withFaults((int) options.faults().getAsLong()) : e;
       for (int i = 0; i < options.schedules(); i++) {
         reports.add(runner.run(exp, options.seed() + i));
       }

@@ -19,10 +19,17 @@ import java.util.OptionalLong;
  * @param backend what runs the nodes and the fault proxy
  * @param help whether to print the usage and exit
  */
-record ChaosOptions(List<Experiment> experiments, int schedules, long seed, OptionalLong faults, Path out, Backend backend,
+record ChaosOptions(
+    List<Experiment> experiments,
+    int schedules,
+    long seed,
+    OptionalLong faults,
+    Path out,
+    Backend backend,
     boolean help) {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: ./fencedlock chaos [--experiments a,b,...] [--schedules N] [--seed S] [--faults N] [--out DIR]
                                 [--backend process|container]
 
@@ -55,7 +62,10 @@ record ChaosOptions(List<Experiment> experiments, int schedules, long seed, Opti
     long seed = new SecureRandom().nextLong();
     OptionalLong faults = OptionalLong.empty();
     Backend backend = Backend.PROCESS;
-    Path out = Files.isDirectory(Path.of("chaos-tests")) ? Path.of("chaos-tests", "target", "chaos") : Path.of("target", "chaos");
+    Path out =
+        Files.isDirectory(Path.of("chaos-tests"))
+            ? Path.of("chaos-tests", "target", "chaos")
+            : Path.of("target", "chaos");
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (arg.equals("--help") || arg.equals("-h")) {
@@ -84,7 +94,8 @@ record ChaosOptions(List<Experiment> experiments, int schedules, long seed, Opti
         return b;
       }
     }
-    throw new IllegalArgumentException("--backend must be process or container, not '" + value + "'");
+    throw new IllegalArgumentException(
+        "--backend must be process or container, not '" + value + "'");
   }
 
   /** The backend as the command line names it: {@code process} or {@code container}. */
@@ -95,8 +106,10 @@ record ChaosOptions(List<Experiment> experiments, int schedules, long seed, Opti
   private static List<Experiment> named(String value) {
     List<Experiment> list = new ArrayList<>();
     for (String name : value.split(",")) {
-      list.add(Experiments.byName(name.trim())
-          .orElseThrow(() -> new IllegalArgumentException("unknown experiment '" + name.trim() + "'")));
+      list.add(
+          Experiments.byName(name.trim())
+              .orElseThrow(
+                  () -> new IllegalArgumentException("unknown experiment '" + name.trim() + "'")));
     }
     return list;
   }
@@ -118,6 +131,7 @@ record ChaosOptions(List<Experiment> experiments, int schedules, long seed, Opti
   }
 
   static String usage() {
-    return USAGE.formatted(String.join(", ", Experiments.all().stream().map(Experiment::name).toList()));
+    return USAGE.formatted(
+        String.join(", ", Experiments.all().stream().map(Experiment::name).toList()));
   }
 }

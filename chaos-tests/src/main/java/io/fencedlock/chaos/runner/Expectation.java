@@ -2,9 +2,7 @@ package io.fencedlock.chaos.runner;
 
 import java.util.List;
 
-/**
- * What an experiment asserts about its measured run. Implementations are pure and thread-safe.
- */
+/** What an experiment asserts about its measured run. Implementations are pure and thread-safe. */
 @FunctionalInterface
 public interface Expectation {
 

@@ -18,8 +18,15 @@ import java.util.Objects;
  * @param persistence the nodes' persistence at start
  * @param check the asserted expectation
  */
-public record Experiment(String name, String expectation, FaultMix mix, int faults, WorkloadSpec workload, int nodes,
-    Persistence persistence, Expectation check) {
+public record Experiment(
+    String name,
+    String expectation,
+    FaultMix mix,
+    int faults,
+    WorkloadSpec workload,
+    int nodes,
+    Persistence persistence,
+    Expectation check) {
 
   public Experiment {
     Objects.requireNonNull(name, "name");
@@ -28,7 +35,8 @@ public record Experiment(String name, String expectation, FaultMix mix, int faul
 
   /** The topology the schedule is generated for. */
   public Topology topology() {
-    return new Topology(nodes, workload.clients(), workload.ttl().toMillis(), workload.maxLeaseTtl().toMillis());
+    return new Topology(
+        nodes, workload.clients(), workload.ttl().toMillis(), workload.maxLeaseTtl().toMillis());
   }
 
   /** The same experiment with another workload. */

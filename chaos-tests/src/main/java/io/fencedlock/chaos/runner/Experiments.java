@@ -22,38 +22,81 @@ import java.util.Optional;
 public final class Experiments {
   private static final WorkloadSpec STANDARD = WorkloadSpec.standard();
 
-  public static final Experiment MINORITY = new Experiment("minority-faults",
-      "partitions, latency, blackholes, resets, pauses and kills of at most a minority: mutual exclusion, tokens and the fenced resource hold",
-      FaultMix.MINORITY, 6, STANDARD, 5, Persistence.AOF_ALWAYS,
-      allOf(progress(), mutualExclusion(), tokens(), fencedSafe(), live()));
+  public static final Experiment MINORITY =
+      new Experiment(
+          "minority-faults",
+          "partitions, latency, blackholes, resets, pauses and kills of at most a minority: mutual"
+              + " exclusion, tokens and the fenced resource hold",
+          FaultMix.MINORITY,
+          6,
+          STANDARD,
+          5,
+          Persistence.AOF_ALWAYS,
+          allOf(progress(), mutualExclusion(), tokens(), fencedSafe(), live()));
 
-  public static final Experiment CLIENT_PAUSE = new Experiment("client-pause",
-      "a holder stalls longer than its TTL: the unfenced canary loses updates, the fenced resource rejects every stale write",
-      FaultMix.CLIENT_PAUSE, 4, STANDARD, 5, Persistence.AOF_ALWAYS,
-      allOf(progress(), tokens(), fencedSafe(), canaryBites(), staleWritesRejected()));
+  public static final Experiment CLIENT_PAUSE =
+      new Experiment(
+          "client-pause",
+          "a holder stalls longer than its TTL: the unfenced canary loses updates, the fenced"
+              + " resource rejects every stale write",
+          FaultMix.CLIENT_PAUSE,
+          4,
+          STANDARD,
+          5,
+          Persistence.AOF_ALWAYS,
+          allOf(progress(), tokens(), fencedSafe(), canaryBites(), staleWritesRejected()));
 
-  public static final Experiment CLOCK_STEP = new Experiment("clock-step",
-      "Kleppmann's split with clock steps forward on a minority (the shared node): mutual exclusion may break, tokens and fencing hold",
-      FaultMix.CLOCK_STEP, 2, STANDARD.withClients(2).withWork(Duration.ofMillis(300)), 5, Persistence.AOF_ALWAYS,
-      allOf(progress(), tokens(), fencedSafe()));
+  public static final Experiment CLOCK_STEP =
+      new Experiment(
+          "clock-step",
+          "Kleppmann's split with clock steps forward on a minority (the shared node): mutual"
+              + " exclusion may break, tokens and fencing hold",
+          FaultMix.CLOCK_STEP,
+          2,
+          STANDARD.withClients(2).withWork(Duration.ofMillis(300)),
+          5,
+          Persistence.AOF_ALWAYS,
+          allOf(progress(), tokens(), fencedSafe()));
 
-  public static final Experiment AMNESIA_UNSAFE = new Experiment("amnesia-unsafe",
-      "negative control: a majority restarts without persistence and rejoins at once, init-marker check and token prediction off: token violations are found",
-      FaultMix.AMNESIA, 1, STANDARD.unprotectedFromAmnesia(), 5, Persistence.AOF_ALWAYS,
-      allOf(progress(), tokenViolationsFound()));
+  public static final Experiment AMNESIA_UNSAFE =
+      new Experiment(
+          "amnesia-unsafe",
+          "negative control: a majority restarts without persistence and rejoins at once,"
+              + " init-marker check and token prediction off: token violations are found",
+          FaultMix.AMNESIA,
+          1,
+          STANDARD.unprotectedFromAmnesia(),
+          5,
+          Persistence.AOF_ALWAYS,
+          allOf(progress(), tokenViolationsFound()));
 
-  public static final Experiment AMNESIA_SAFE = new Experiment("amnesia-safe",
-      "a majority restarts without persistence and rejoins at once, init-marker check on: no token violation and fencing holds "
-          + "(the wiped nodes stay excluded: re-admission needs a quorum of intact nodes, so liveness is reported, not asserted)",
-      FaultMix.AMNESIA, 1, STANDARD, 5, Persistence.AOF_ALWAYS,
-      allOf(progress(), tokens(), fencedSafe()));
+  public static final Experiment AMNESIA_SAFE =
+      new Experiment(
+          "amnesia-safe",
+          "a majority restarts without persistence and rejoins at once, init-marker check on: no"
+              + " token violation and fencing holds (the wiped nodes stay excluded: re-admission"
+              + " needs a quorum of intact nodes, so liveness is reported, not asserted)",
+          FaultMix.AMNESIA,
+          1,
+          STANDARD,
+          5,
+          Persistence.AOF_ALWAYS,
+          allOf(progress(), tokens(), fencedSafe()));
 
-  public static final Experiment MAJORITY_DOWN = new Experiment("majority-down",
-      "a majority is killed, paused or cut off: acquires fail with clear errors, nothing is corrupted, locks return within the bound after the heal",
-      FaultMix.MAJORITY_DOWN, 3, STANDARD, 5, Persistence.AOF_ALWAYS,
-      allOf(progress(), mutualExclusion(), tokens(), fencedSafe(), clearFailures(), live()));
+  public static final Experiment MAJORITY_DOWN =
+      new Experiment(
+          "majority-down",
+          "a majority is killed, paused or cut off: acquires fail with clear errors, nothing is"
+              + " corrupted, locks return within the bound after the heal",
+          FaultMix.MAJORITY_DOWN,
+          3,
+          STANDARD,
+          5,
+          Persistence.AOF_ALWAYS,
+          allOf(progress(), mutualExclusion(), tokens(), fencedSafe(), clearFailures(), live()));
 
-  private static final List<Experiment> ALL = List.of(MINORITY, CLIENT_PAUSE, CLOCK_STEP, AMNESIA_UNSAFE, AMNESIA_SAFE, MAJORITY_DOWN);
+  private static final List<Experiment> ALL =
+      List.of(MINORITY, CLIENT_PAUSE, CLOCK_STEP, AMNESIA_UNSAFE, AMNESIA_SAFE, MAJORITY_DOWN);
 
   private Experiments() {}
 

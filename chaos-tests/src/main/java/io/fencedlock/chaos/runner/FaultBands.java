@@ -56,8 +56,19 @@ final class FaultBands {
       String color = color(b.kind());
       double labelY = top + laneOf.get(i) * lane + 11;
       if (b.end() - b.start() < 2_000_000) { // instantaneous (clock step, heal): a line
-        svg.line(x1, labelY + 3, x1, rowsTop + rowsHeight, "stroke:" + color + ";stroke-width:2;stroke-dasharray:4,2");
-        svg.rect(x1 - 3, labelY - 9, 6, 12, "fill:" + color, b.label()); // hover target with the full description
+        svg.line(
+            x1,
+            labelY + 3,
+            x1,
+            rowsTop + rowsHeight,
+            "stroke:" + color + ";stroke-width:2;stroke-dasharray:4,2");
+        svg.rect(
+            x1 - 3,
+            labelY - 9,
+            6,
+            12,
+            "fill:" + color,
+            b.label()); // hover target with the full description
       } else {
         svg.rect(x1, rowsTop, w, rowsHeight, "fill:" + color + ";fill-opacity:0.22", b.label());
         svg.rect(x1, labelY - 9, w, 12, "fill:" + color + ";fill-opacity:0.5", b.label());
@@ -66,13 +77,19 @@ final class FaultBands {
     }
   }
 
-  /** The text drawn for a band: instantaneous faults get a short label (full text on hover) so they fit. */
+  /**
+   * The text drawn for a band: instantaneous faults get a short label (full text on hover) so they
+   * fit.
+   */
   private static String shown(Band b) {
     if (b.end() - b.start() >= 2_000_000 || b.kind().equals("heal")) {
       return b.label();
     }
     int open = b.label().indexOf('[');
-    String nodes = open < 0 ? "" : b.label().substring(open, b.label().indexOf(']', open) + 1).replace(" ", "");
+    String nodes =
+        open < 0
+            ? ""
+            : b.label().substring(open, b.label().indexOf(']', open) + 1).replace(" ", "");
     return (b.kind().equals("clock-step") ? "clock n" : b.kind() + " n") + nodes;
   }
 
@@ -88,12 +105,26 @@ final class FaultBands {
         Op s = started.remove(op.longValue(Fields.FAULT_ID, -1));
         if (s != null) {
           String failed = s.type() == OpType.INFO ? " (apply failed)" : "";
-          bands.add(new Band(s.timeNanos(), op.timeNanos(), s.stringValue(Fields.KIND), s.stringValue(Fields.FAULT) + failed));
+          bands.add(
+              new Band(
+                  s.timeNanos(),
+                  op.timeNanos(),
+                  s.stringValue(Fields.KIND),
+                  s.stringValue(Fields.FAULT) + failed));
         }
       }
     }
     long end = history.ops().isEmpty() ? 0 : history.ops().get(history.size() - 1).timeNanos();
-    started.values().forEach(s -> bands.add(new Band(s.timeNanos(), end, s.stringValue(Fields.KIND), s.stringValue(Fields.FAULT))));
+    started
+        .values()
+        .forEach(
+            s ->
+                bands.add(
+                    new Band(
+                        s.timeNanos(),
+                        end,
+                        s.stringValue(Fields.KIND),
+                        s.stringValue(Fields.FAULT))));
     bands.sort(java.util.Comparator.comparingLong(Band::start));
     return bands;
   }

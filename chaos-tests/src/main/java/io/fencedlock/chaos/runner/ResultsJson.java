@@ -11,7 +11,8 @@ import java.util.TreeMap;
 
 /** Renders a {@link RunReport} as the {@code results.json} object. Stateless; thread-safe. */
 final class ResultsJson {
-  private static final Gson GSON = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create();
+  private static final Gson GSON =
+      new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create();
 
   private ResultsJson() {}
 

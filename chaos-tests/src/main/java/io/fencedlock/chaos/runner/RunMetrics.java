@@ -31,27 +31,50 @@ import io.fencedlock.chaos.history.OpType;
  * @param fenced the fenced-resource checker's verdict
  * @param liveness the liveness checker's verdict
  */
-public record RunMetrics(long operations, long acquisitions, long acquireFailures, long clearAcquireErrors,
-    long meViolations, long tokenViolations, long staleWritesAccepted, long fencedViolations, long canaryViolations,
-    long writesAccepted, long writesRejected, long recoveryMillis, Verdict fenced, Verdict liveness) {
+public record RunMetrics(
+    long operations,
+    long acquisitions,
+    long acquireFailures,
+    long clearAcquireErrors,
+    long meViolations,
+    long tokenViolations,
+    long staleWritesAccepted,
+    long fencedViolations,
+    long canaryViolations,
+    long writesAccepted,
+    long writesRejected,
+    long recoveryMillis,
+    Verdict fenced,
+    Verdict liveness) {
 
   /** Extracts the metrics. */
   public static RunMetrics of(History history, CompositeResult checks) {
     long operations = history.pairs().stream().filter(p -> p.process() >= 0).count();
     long fails = history.pairs(Fn.ACQUIRE).stream().filter(p -> p.outcome() == OpType.FAIL).count();
-    long clear = history.pairs(Fn.ACQUIRE).stream()
-        .filter(p -> p.outcome() == OpType.FAIL)
-        .map(OpPair::completion)
-        .filter(c -> c.stringValue(Fields.ERROR).startsWith("could not acquire"))
-        .count();
-    return new RunMetrics(operations,
-        history.pairs(Fn.ACQUIRE).stream().filter(OpPair::isOk).count(), fails, clear,
-        checks.metric(MutualExclusionChecker.METRIC), checks.metric(TokenChecker.METRIC),
+    long clear =
+        history.pairs(Fn.ACQUIRE).stream()
+            .filter(p -> p.outcome() == OpType.FAIL)
+            .map(OpPair::completion)
+            .filter(c -> c.stringValue(Fields.ERROR).startsWith("could not acquire"))
+            .count();
+    return new RunMetrics(
+        operations,
+        history.pairs(Fn.ACQUIRE).stream().filter(OpPair::isOk).count(),
+        fails,
+        clear,
+        checks.metric(MutualExclusionChecker.METRIC),
+        checks.metric(TokenChecker.METRIC),
         checks.metric(FencedResourceChecker.STALE),
         checks.result(FencedResourceChecker.NAME).map(r -> r.violations()).orElse(0L),
-        checks.metric(CanaryChecker.METRIC), checks.metric("writesAccepted"), checks.metric("writesRejected"),
-        checks.result(LivenessChecker.NAME).map(r -> r.metrics().getOrDefault(LivenessChecker.METRIC, -1L)).orElse(-1L),
-        verdict(checks, FencedResourceChecker.NAME), verdict(checks, LivenessChecker.NAME));
+        checks.metric(CanaryChecker.METRIC),
+        checks.metric("writesAccepted"),
+        checks.metric("writesRejected"),
+        checks
+            .result(LivenessChecker.NAME)
+            .map(r -> r.metrics().getOrDefault(LivenessChecker.METRIC, -1L))
+            .orElse(-1L),
+        verdict(checks, FencedResourceChecker.NAME),
+        verdict(checks, LivenessChecker.NAME));
   }
 
   private static Verdict verdict(CompositeResult checks, String name) {

@@ -19,8 +19,16 @@ import java.util.List;
  * @param durationMillis wall time of the run
  * @param dir where its files are
  */
-public record RunReport(Experiment experiment, long seed, Backend backend, FaultSchedule schedule, RunMetrics metrics,
-    CompositeResult checks, List<String> unmet, long durationMillis, Path dir) {
+public record RunReport(
+    Experiment experiment,
+    long seed,
+    Backend backend,
+    FaultSchedule schedule,
+    RunMetrics metrics,
+    CompositeResult checks,
+    List<String> unmet,
+    long durationMillis,
+    Path dir) {
 
   public RunReport {
     unmet = List.copyOf(unmet);
@@ -33,7 +41,12 @@ public record RunReport(Experiment experiment, long seed, Backend backend, Fault
 
   /** The command that runs the same schedule again. */
   public String replayCommand() {
-    return "./fencedlock chaos --experiments " + experiment.name() + " --faults " + experiment.faults() + " --seed " + seed
+    return "./fencedlock chaos --experiments "
+        + experiment.name()
+        + " --faults "
+        + experiment.faults()
+        + " --seed "
+        + seed
         + (backend == Backend.PROCESS ? "" : " --backend " + ChaosOptions.backendName(backend));
   }
 

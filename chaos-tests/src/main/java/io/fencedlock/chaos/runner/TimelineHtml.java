@@ -24,7 +24,9 @@ final class TimelineHtml {
 
   static String render(RunReport report, History history) {
     int clients = report.experiment().workload().clients();
-    long end = Math.max(1, history.ops().isEmpty() ? 1 : history.ops().get(history.size() - 1).timeNanos());
+    long end =
+        Math.max(
+            1, history.ops().isEmpty() ? 1 : history.ops().get(history.size() - 1).timeNanos());
     Scale x = new Scale(LEFT, WIDTH - 20, end);
     Svg svg = new Svg();
     double rowsTop = TOP + FaultBands.lanes(history, x) * FAULT_LANE + 6;
@@ -41,7 +43,13 @@ final class TimelineHtml {
   private static void drawRows(Svg svg, int clients, double top, Scale x) {
     for (int c = 0; c < clients; c++) {
       double y = top + c * ROW;
-      svg.rect(x.left(), y, x.right() - x.left(), ROW - 4, c % 2 == 0 ? "fill:#f7f7f7" : "fill:#efefef", null);
+      svg.rect(
+          x.left(),
+          y,
+          x.right() - x.left(),
+          ROW - 4,
+          c % 2 == 0 ? "fill:#f7f7f7" : "fill:#efefef",
+          null);
       svg.text(8, y + ROW / 2, "client " + c, "font-weight:bold");
     }
   }
@@ -51,8 +59,15 @@ final class TimelineHtml {
       double y = top + (h.process() % clients) * ROW + 8;
       double x1 = x.at(h.startNanos());
       double w = x.at(Math.min(h.endNanos(), x.end())) - x1;
-      svg.rect(x1, y, w, 18, "fill:#4a7fd6;stroke:#1d3f7a;stroke-width:0.5",
-          String.format("token %d, process %d, held %.0f ms", h.token(), h.process(), (h.endNanos() - h.startNanos()) / 1e6));
+      svg.rect(
+          x1,
+          y,
+          w,
+          18,
+          "fill:#4a7fd6;stroke:#1d3f7a;stroke-width:0.5",
+          String.format(
+              "token %d, process %d, held %.0f ms",
+              h.token(), h.process(), (h.endNanos() - h.startNanos()) / 1e6));
       // Tokens start from an epoch (microseconds), so the bar shows the digits that change.
       String label = "…" + String.format("%05d", h.token() % 100_000);
       if (w > label.length() * 6.5 + 2) {
@@ -70,8 +85,18 @@ final class TimelineHtml {
       double cx = x.at(p.completion().timeNanos());
       long token = p.invoke().longValue(Fields.TOKEN, -1);
       switch (p.invoke().f()) {
-        case PAUSE -> svg.rect(x.at(p.invoke().timeNanos()), rowY + 28, cx - x.at(p.invoke().timeNanos()), 8,
-            "fill:#f0a030", "stall " + p.invoke().longValue(Fields.MILLIS, 0) + " ms (process " + p.process() + ")");
+        case PAUSE ->
+            svg.rect(
+                x.at(p.invoke().timeNanos()),
+                rowY + 28,
+                cx - x.at(p.invoke().timeNanos()),
+                8,
+                "fill:#f0a030",
+                "stall "
+                    + p.invoke().longValue(Fields.MILLIS, 0)
+                    + " ms (process "
+                    + p.process()
+                    + ")");
         case WRITE -> drawWrite(svg, p, cx, rowY + 46, token);
         case CANARY -> drawCanary(svg, p, cx, rowY + 46, token);
         case ACQUIRE -> {
@@ -90,32 +115,81 @@ final class TimelineHtml {
     if (p.outcome() == OpType.OK) {
       svg.circle(cx, y, 4, "fill:#2a9d3a", "fenced write accepted, token " + token);
     } else if (p.outcome() == OpType.FAIL) {
-      svg.cross(cx, y, 5, "#d62828", "fenced write REJECTED, token " + token + " < current "
-          + p.completion().longValue(Fields.CURRENT_TOKEN, -1));
+      svg.cross(
+          cx,
+          y,
+          5,
+          "#d62828",
+          "fenced write REJECTED, token "
+              + token
+              + " < current "
+              + p.completion().longValue(Fields.CURRENT_TOKEN, -1));
     } else {
-      svg.circle(cx, y, 4, "fill:#999", "fenced write outcome unknown, token " + token + ": " + p.completion().stringValue(Fields.ERROR));
+      svg.circle(
+          cx,
+          y,
+          4,
+          "fill:#999",
+          "fenced write outcome unknown, token "
+              + token
+              + ": "
+              + p.completion().stringValue(Fields.ERROR));
     }
   }
 
   private static void drawCanary(Svg svg, OpPair p, double cx, double y, long token) {
     Op done = p.completion();
-    if (p.isOk() && done.longValue(Fields.OVERWROTE_VERSION, -1) != p.invoke().longValue(Fields.READ_VERSION, -1)) {
-      svg.triangle(cx + 9, y, 6, "fill:#ff7f00;stroke:#7a3d00", "canary LOST UPDATE: token " + token
-          + " overwrote the write of token " + done.longValue(Fields.OVERWROTE_TOKEN, -1));
+    if (p.isOk()
+        && done.longValue(Fields.OVERWROTE_VERSION, -1)
+            != p.invoke().longValue(Fields.READ_VERSION, -1)) {
+      svg.triangle(
+          cx + 9,
+          y,
+          6,
+          "fill:#ff7f00;stroke:#7a3d00",
+          "canary LOST UPDATE: token "
+              + token
+              + " overwrote the write of token "
+              + done.longValue(Fields.OVERWROTE_TOKEN, -1));
     }
   }
 
   private static String page(RunReport r, String svg) {
     RunMetrics m = r.metrics();
-    String summary = String.format("seed %d &middot; nodes on %s &middot; %d ops &middot; %d acquisitions &middot; ME violations %d &middot; "
-            + "token violations %d &middot; stale writes accepted %d &middot; writes rejected %d &middot; canary lost updates %d",
-        r.seed(), r.backend() == io.fencedlock.testkit.Backend.CONTAINER ? "containers" : "processes", m.operations(), m.acquisitions(), m.meViolations(), m.tokenViolations(), m.staleWritesAccepted(),
-        m.writesRejected(), m.canaryViolations());
-    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + Svg.escape(r.experiment().name())
-        + "</title></head>\n<body style=\"font-family:sans-serif;margin:12px\">\n<h2 style=\"margin:4px 0\">"
-        + Svg.escape(r.experiment().name()) + " &mdash; <span style=\"color:" + (r.passed() ? "#2a9d3a" : "#d62828") + "\">"
-        + r.verdict() + "</span></h2>\n<div>" + Svg.escape(r.experiment().expectation()) + "</div>\n<div style=\"color:#555\">"
-        + summary + "</div>\n<div style=\"color:#555\">Lock bars show the last 5 digits of their token; hover any mark "
-        + "or band for details. Replay: <code>" + Svg.escape(r.replayCommand()) + "</code></div>\n" + svg + "</body></html>\n";
+    String summary =
+        String.format(
+            "seed %d &middot; nodes on %s &middot; %d ops &middot; %d acquisitions &middot; ME"
+                + " violations %d &middot; token violations %d &middot; stale writes accepted %d"
+                + " &middot; writes rejected %d &middot; canary lost updates %d",
+            r.seed(),
+            r.backend() == io.fencedlock.testkit.Backend.CONTAINER ? "containers" : "processes",
+            m.operations(),
+            m.acquisitions(),
+            m.meViolations(),
+            m.tokenViolations(),
+            m.staleWritesAccepted(),
+            m.writesRejected(),
+            m.canaryViolations());
+    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
+        + Svg.escape(r.experiment().name())
+        + "</title></head>\n"
+        + "<body style=\"font-family:sans-serif;margin:12px\">\n"
+        + "<h2 style=\"margin:4px 0\">"
+        + Svg.escape(r.experiment().name())
+        + " &mdash; <span style=\"color:"
+        + (r.passed() ? "#2a9d3a" : "#d62828")
+        + "\">"
+        + r.verdict()
+        + "</span></h2>\n<div>"
+        + Svg.escape(r.experiment().expectation())
+        + "</div>\n<div style=\"color:#555\">"
+        + summary
+        + "</div>\n"
+        + "<div style=\"color:#555\">Lock bars show the last 5 digits of their token; hover any"
+        + " mark or band for details. Replay: <code>"
+        + Svg.escape(r.replayCommand())
+        + "</code></div>\n"
+        + svg
+        + "</body></html>\n";
   }
 }

@@ -8,8 +8,8 @@ import io.fencedlock.chaos.history.Fn;
 import io.fencedlock.chaos.history.OpType;
 import io.fencedlock.chaos.nemesis.ClientPauses;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -23,7 +23,12 @@ final class Worker implements Runnable {
   private final BooleanSupplier stop;
   private final long workMillis;
 
-  Worker(int client, RecordingClient recording, ClientPauses pauses, BooleanSupplier stop, long workMillis) {
+  Worker(
+      int client,
+      RecordingClient recording,
+      ClientPauses pauses,
+      BooleanSupplier stop,
+      long workMillis) {
     this.workMillis = workMillis;
     this.client = client;
     this.recording = recording;
@@ -41,7 +46,9 @@ final class Worker implements Runnable {
     }
   }
 
-  /** The holder's work under the lock, which takes time: that is what a clock step can cut short. */
+  /**
+   * The holder's work under the lock, which takes time: that is what a clock step can cut short.
+   */
   private void work() {
     try {
       TimeUnit.MILLISECONDS.sleep(workMillis);
@@ -60,8 +67,17 @@ final class Worker implements Runnable {
     work();
     String entry = Entries.entry(token, owner);
     recording.call(Fn.WRITE, Map.of(Fields.TOKEN, token, Fields.OWNER, owner, Fields.ENTRY, entry));
-    recording.call(Fn.CANARY, Map.of(Fields.TOKEN, token, Fields.OWNER, owner, Fields.ENTRY, entry,
-        Fields.READ_VERSION, lease.get(Fields.READ_VERSION)));
+    recording.call(
+        Fn.CANARY,
+        Map.of(
+            Fields.TOKEN,
+            token,
+            Fields.OWNER,
+            owner,
+            Fields.ENTRY,
+            entry,
+            Fields.READ_VERSION,
+            lease.get(Fields.READ_VERSION)));
     recording.call(Fn.RELEASE, Map.of(Fields.TOKEN, token, Fields.OWNER, owner));
   }
 }

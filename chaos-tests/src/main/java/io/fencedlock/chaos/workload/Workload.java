@@ -11,9 +11,9 @@ import io.fencedlock.chaos.history.Op;
 import io.fencedlock.chaos.history.OpType;
 import io.fencedlock.chaos.nemesis.ClientPauses;
 import io.fencedlock.redlock.Redlock;
+import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
 import io.fencedlock.redlock.spi.Environment;
-import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.storage.StoredObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,9 +25,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs the clients of a {@link WorkloadSpec} on their own threads against a {@link ChaosCluster}
- * and records their history; ends with a final read of both registers. {@link #open()} then
- * {@link #start} once; {@link
- * #close()} stops and joins every thread and closes every client. Thread-safe.
+ * and records their history; ends with a final read of both registers. {@link #open()} then {@link
+ * #start} once; {@link #close()} stops and joins every thread and closes every client. Thread-safe.
  */
 public final class Workload implements AutoCloseable {
   private static final Duration JOIN_BOUND = Duration.ofSeconds(30);
@@ -47,34 +46,51 @@ public final class Workload implements AutoCloseable {
     this.cluster = cluster;
   }
 
-  /** Creates every client, each with its own Redlock over its own proxies (connecting takes a while). */
+  /**
+   * Creates every client, each with its own Redlock over its own proxies (connecting takes a
+   * while).
+   */
   public synchronized void open() {
     for (int c = 0; c < spec.clients(); c++) {
-      RedlockConfig config = RedlockConfig.builder()
-          .nodes(cluster.urisOf(c))
-          .nodeTimeout(spec.nodeTimeout())
-          .maxLeaseTtl(spec.maxLeaseTtl())
-          .retryDelay(Duration.ofMillis(50))
-          .retryJitter(Duration.ofMillis(50))
-          .tokenPrediction(spec.tokenPrediction())
-          .build();
+      RedlockConfig config =
+          RedlockConfig.builder()
+              .nodes(cluster.urisOf(c))
+              .nodeTimeout(spec.nodeTimeout())
+              .maxLeaseTtl(spec.maxLeaseTtl())
+              .retryDelay(Duration.ofMillis(50))
+              .retryJitter(Duration.ofMillis(50))
+              .tokenPrediction(spec.tokenPrediction())
+              .build();
       // The marker check is switched off only for the negative control, through the driver:
       // the public configuration has no such switch.
-      Redlock redlock = spec.nodeInitCheck()
-          ? Redlock.create(config)
-          : Redlock.create(config,
-              LettuceNodeDriver.open(config, LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe()),
-              Environment.system());
-      lockClients.add(new LockClient(redlock, cluster.storage().client(), canary, spec.resource(), spec.ttl(), spec.maxWait()));
+      Redlock redlock =
+          spec.nodeInitCheck()
+              ? Redlock.create(config)
+              : Redlock.create(
+                  config,
+                  LettuceNodeDriver.open(
+                      config, LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe()),
+                  Environment.system());
+      lockClients.add(
+          new LockClient(
+              redlock,
+              cluster.storage().client(),
+              canary,
+              spec.resource(),
+              spec.ttl(),
+              spec.maxWait()));
       warmUp(redlock);
     }
-    cluster.storage().client().put(WARMUP_KEY, new byte[] {1}, 1, "00000000000000000000000000000000");
+    cluster
+        .storage()
+        .client()
+        .put(WARMUP_KEY, new byte[] {1}, 1, "00000000000000000000000000000000");
   }
 
   /**
    * Waits (bounded) until this client has once acquired the resource's lock: the nodes are
-   * initialized, the connections, scripts and release subscriptions are set up and the JIT has
-   * seen the path, so a run starts from a healthy steady state instead of measuring start-up.
+   * initialized, the connections, scripts and release subscriptions are set up and the JIT has seen
+   * the path, so a run starts from a healthy steady state instead of measuring start-up.
    */
   private void warmUp(Redlock redlock) {
     long deadline = System.nanoTime() + WARMUP_BOUND.toNanos();
@@ -86,15 +102,20 @@ public final class Workload implements AutoCloseable {
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
     }
-    throw new IllegalStateException("the cluster did not grant a lock within " + WARMUP_BOUND + " before the run");
+    throw new IllegalStateException(
+        "the cluster did not grant a lock within " + WARMUP_BOUND + " before the run");
   }
 
   /** Starts one worker thread per opened client, recording into {@code recorder}. */
   public synchronized void start(HistoryRecorder recorder, ClientPauses pauses) {
     this.history = recorder;
     for (int c = 0; c < lockClients.size(); c++) {
-      RecordingClient recording = new RecordingClient(lockClients.get(c), history, c, spec.clients());
-      Thread t = new Thread(new Worker(c, recording, pauses, stopping::get, spec.work().toMillis()), "chaos-client-" + c);
+      RecordingClient recording =
+          new RecordingClient(lockClients.get(c), history, c, spec.clients());
+      Thread t =
+          new Thread(
+              new Worker(c, recording, pauses, stopping::get, spec.work().toMillis()),
+              "chaos-client-" + c);
       t.setDaemon(true);
       threads.add(t);
       t.start();
@@ -110,8 +131,13 @@ public final class Workload implements AutoCloseable {
     join();
     history.record(OpType.INVOKE, Op.READER, Fn.READ, Map.of());
     try {
-      String fenced = cluster.storage().client().get(spec.resource()).map(StoredObject::valueAsUtf8).orElse("");
-      history.record(OpType.OK, Op.READER, Fn.READ, Map.of(Fields.FENCED, fenced, Fields.CANARY, canary.read().value()));
+      String fenced =
+          cluster.storage().client().get(spec.resource()).map(StoredObject::valueAsUtf8).orElse("");
+      history.record(
+          OpType.OK,
+          Op.READER,
+          Fn.READ,
+          Map.of(Fields.FENCED, fenced, Fields.CANARY, canary.read().value()));
     } catch (RuntimeException e) {
       history.record(OpType.INFO, Op.READER, Fn.READ, Map.of(Fields.ERROR, String.valueOf(e)));
     }

@@ -23,6 +23,9 @@ final class CanaryCheckerTest {
 
     assertThat(result.verdict()).isEqualTo(Verdict.FALSE);
     assertThat(result.metrics()).containsEntry(CanaryChecker.METRIC, 1L);
-    assertThat(result.details()).singleElement().asString().contains("read version 0 but overwrote version 1");
+    assertThat(result.details())
+        .singleElement()
+        .asString()
+        .contains("read version 0 but overwrote version 1");
   }
 }

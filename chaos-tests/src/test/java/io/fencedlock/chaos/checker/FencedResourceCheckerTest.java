@@ -11,19 +11,30 @@ final class FencedResourceCheckerTest {
 
   @Test
   void check_writesInTokenOrderAllInFinalState_true() {
-    var h = new Histories().write(0, 0, 1, OpType.OK).write(10, 1, 2, OpType.OK).write(20, 0, 1, OpType.FAIL)
-        .finalRead(30, w(0, 1), w(1, 2)).build();
+    var h =
+        new Histories()
+            .write(0, 0, 1, OpType.OK)
+            .write(10, 1, 2, OpType.OK)
+            .write(20, 0, 1, OpType.FAIL)
+            .finalRead(30, w(0, 1), w(1, 2))
+            .build();
 
     CheckResult result = checker.check(h);
 
     assertThat(result.verdict()).isEqualTo(Verdict.TRUE);
-    assertThat(result.metrics()).containsEntry("writesAccepted", 2L).containsEntry("writesRejected", 1L);
+    assertThat(result.metrics())
+        .containsEntry("writesAccepted", 2L)
+        .containsEntry("writesRejected", 1L);
   }
 
   @Test
   void check_lowerTokenAcceptedAfterHigher_false() {
-    var h = new Histories().write(0, 1, 5, OpType.OK).write(10, 0, 4, OpType.OK)
-        .finalRead(30, w(1, 5), w(0, 4)).build();
+    var h =
+        new Histories()
+            .write(0, 1, 5, OpType.OK)
+            .write(10, 0, 4, OpType.OK)
+            .finalRead(30, w(1, 5), w(0, 4))
+            .build();
 
     CheckResult result = checker.check(h);
 
@@ -34,14 +45,24 @@ final class FencedResourceCheckerTest {
 
   @Test
   void check_equalTokenFromAnotherOwner_false() {
-    var h = new Histories().write(0, 1, 5, OpType.OK).write(10, 0, 5, OpType.OK).finalRead(30, w(1, 5)).build();
+    var h =
+        new Histories()
+            .write(0, 1, 5, OpType.OK)
+            .write(10, 0, 5, OpType.OK)
+            .finalRead(30, w(1, 5))
+            .build();
 
     assertThat(checker.check(h).metrics()).containsEntry(FencedResourceChecker.STALE, 1L);
   }
 
   @Test
   void check_acknowledgedWriteMissingFromFinalState_false() {
-    var h = new Histories().write(0, 0, 1, OpType.OK).write(10, 1, 2, OpType.OK).finalRead(30, w(1, 2)).build();
+    var h =
+        new Histories()
+            .write(0, 0, 1, OpType.OK)
+            .write(10, 1, 2, OpType.OK)
+            .finalRead(30, w(1, 2))
+            .build();
 
     CheckResult result = checker.check(h);
 

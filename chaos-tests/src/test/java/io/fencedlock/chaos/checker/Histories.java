@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Builds hand-made histories with explicit times (milliseconds) for checker tests. Not thread-safe. */
+/**
+ * Builds hand-made histories with explicit times (milliseconds) for checker tests. Not thread-safe.
+ */
 final class Histories {
   private final List<Op> ops = new ArrayList<>();
 
@@ -19,11 +21,26 @@ final class Histories {
     return this;
   }
 
-  /** A successful acquire invoked at {@code at}, returning at {@code at + 1} with the given validity. */
+  /**
+   * A successful acquire invoked at {@code at}, returning at {@code at + 1} with the given
+   * validity.
+   */
   Histories acquire(long at, int process, long token, long validityMillis) {
     op(at, OpType.INVOKE, process, Fn.ACQUIRE, Map.of());
-    return op(at + 1, OpType.OK, process, Fn.ACQUIRE, Map.of(Fields.TOKEN, token, Fields.OWNER, owner(process),
-        Fields.VALIDITY_NANOS, validityMillis * 1_000_000, Fields.READ_VERSION, 0L));
+    return op(
+        at + 1,
+        OpType.OK,
+        process,
+        Fn.ACQUIRE,
+        Map.of(
+            Fields.TOKEN,
+            token,
+            Fields.OWNER,
+            owner(process),
+            Fields.VALIDITY_NANOS,
+            validityMillis * 1_000_000,
+            Fields.READ_VERSION,
+            0L));
   }
 
   Histories release(long at, int process) {
@@ -33,25 +50,53 @@ final class Histories {
 
   /** A fenced write with the given outcome, invoked at {@code at}, completing at {@code at + 1}. */
   Histories write(long at, int process, long token, OpType outcome) {
-    op(at, OpType.INVOKE, process, Fn.WRITE, Map.of(Fields.TOKEN, token, Fields.OWNER, owner(process),
-        Fields.ENTRY, Entries.entry(token, owner(process))));
+    op(
+        at,
+        OpType.INVOKE,
+        process,
+        Fn.WRITE,
+        Map.of(
+            Fields.TOKEN,
+            token,
+            Fields.OWNER,
+            owner(process),
+            Fields.ENTRY,
+            Entries.entry(token, owner(process))));
     return op(at + 1, outcome, process, Fn.WRITE, Map.of());
   }
 
   Histories canary(long at, int process, long token, long readVersion, long overwroteVersion) {
-    op(at, OpType.INVOKE, process, Fn.CANARY, Map.of(Fields.TOKEN, token, Fields.READ_VERSION, readVersion,
-        Fields.ENTRY, Entries.entry(token, owner(process))));
-    return op(at + 1, OpType.OK, process, Fn.CANARY, Map.of(Fields.OVERWROTE_VERSION, overwroteVersion, Fields.OVERWROTE_TOKEN, 0L));
+    op(
+        at,
+        OpType.INVOKE,
+        process,
+        Fn.CANARY,
+        Map.of(
+            Fields.TOKEN,
+            token,
+            Fields.READ_VERSION,
+            readVersion,
+            Fields.ENTRY,
+            Entries.entry(token, owner(process))));
+    return op(
+        at + 1,
+        OpType.OK,
+        process,
+        Fn.CANARY,
+        Map.of(Fields.OVERWROTE_VERSION, overwroteVersion, Fields.OVERWROTE_TOKEN, 0L));
   }
 
-  /** The final read, with the fenced object holding the entries of these (process, token) writes. */
+  /**
+   * The final read, with the fenced object holding the entries of these (process, token) writes.
+   */
   Histories finalRead(long at, long[]... processAndToken) {
     String value = "";
     for (long[] pt : processAndToken) {
       value = Entries.append(value, Entries.entry(pt[1], owner((int) pt[0])));
     }
     op(at, OpType.INVOKE, Op.READER, Fn.READ, Map.of());
-    return op(at + 1, OpType.OK, Op.READER, Fn.READ, Map.of(Fields.FENCED, value, Fields.CANARY, ""));
+    return op(
+        at + 1, OpType.OK, Op.READER, Fn.READ, Map.of(Fields.FENCED, value, Fields.CANARY, ""));
   }
 
   Histories finalHeal(long at) {

@@ -12,7 +12,13 @@ final class MutualExclusionCheckerTest {
 
   @Test
   void check_sequentialHoldsReleasedBeforeNextAcquire_true() {
-    var h = new Histories().acquire(0, 0, 1, 1000).release(100, 0).acquire(150, 1, 2, 1000).release(300, 1).build();
+    var h =
+        new Histories()
+            .acquire(0, 0, 1, 1000)
+            .release(100, 0)
+            .acquire(150, 1, 2, 1000)
+            .release(300, 1)
+            .build();
 
     CheckResult result = checker.check(h);
 
@@ -22,19 +28,35 @@ final class MutualExclusionCheckerTest {
 
   @Test
   void check_secondAcquireWhileFirstStillHolds_falseWithOneViolation() {
-    var h = new Histories().acquire(0, 0, 1, 1000).acquire(200, 1, 2, 1000).release(500, 0).release(600, 1).build();
+    var h =
+        new Histories()
+            .acquire(0, 0, 1, 1000)
+            .acquire(200, 1, 2, 1000)
+            .release(500, 0)
+            .release(600, 1)
+            .build();
 
     CheckResult result = checker.check(h);
 
     assertThat(result.verdict()).isEqualTo(Verdict.FALSE);
     assertThat(result.violations()).isEqualTo(1);
-    assertThat(result.details()).singleElement().asString().contains("process 0 (token 1) and 1 (token 2)");
+    assertThat(result.details())
+        .singleElement()
+        .asString()
+        .contains("process 0 (token 1) and 1 (token 2)");
   }
 
   @Test
   void check_firstHolderStalledPastValidity_notAnOverlap() {
-    // Process 0's validity ends at 101 ms; it releases late, at 900 ms, but no longer believes it holds.
-    var h = new Histories().acquire(0, 0, 1, 100).acquire(300, 1, 2, 1000).release(400, 1).release(900, 0).build();
+    // Process 0's validity ends at 101 ms; it releases late, at 900 ms, but no longer believes it
+    // holds.
+    var h =
+        new Histories()
+            .acquire(0, 0, 1, 100)
+            .acquire(300, 1, 2, 1000)
+            .release(400, 1)
+            .release(900, 0)
+            .build();
 
     assertThat(checker.check(h).verdict()).isEqualTo(Verdict.TRUE);
   }
@@ -43,11 +65,15 @@ final class MutualExclusionCheckerTest {
   void check_releaseUnderFreshProcessAfterUnknownWrite_holdEndsAtThatRelease() {
     // Process 0's write ended INFO, so its worker released as process 3; the hold ends there,
     // not at the validity deadline, and process 1's later acquire is no overlap.
-    var h = new Histories().acquire(0, 0, 1, 1000)
-        .op(10, OpType.INVOKE, 0, Fn.WRITE, Map.of()).op(20, OpType.INFO, 0, Fn.WRITE, Map.of())
-        .op(30, OpType.INVOKE, 3, Fn.RELEASE, Map.of("token", 1L, "owner", Histories.owner(0)))
-        .op(31, OpType.OK, 3, Fn.RELEASE, Map.of())
-        .acquire(100, 1, 2, 1000).build();
+    var h =
+        new Histories()
+            .acquire(0, 0, 1, 1000)
+            .op(10, OpType.INVOKE, 0, Fn.WRITE, Map.of())
+            .op(20, OpType.INFO, 0, Fn.WRITE, Map.of())
+            .op(30, OpType.INVOKE, 3, Fn.RELEASE, Map.of("token", 1L, "owner", Histories.owner(0)))
+            .op(31, OpType.OK, 3, Fn.RELEASE, Map.of())
+            .acquire(100, 1, 2, 1000)
+            .build();
 
     assertThat(checker.check(h).verdict()).isEqualTo(Verdict.TRUE);
   }

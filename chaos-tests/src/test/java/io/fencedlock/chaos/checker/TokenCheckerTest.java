@@ -12,7 +12,8 @@ final class TokenCheckerTest {
 
   @Test
   void check_increasingTokens_true() {
-    var h = new Histories().acquire(0, 0, 5, 100).acquire(10, 1, 6, 100).acquire(20, 0, 9, 100).build();
+    var h =
+        new Histories().acquire(0, 0, 5, 100).acquire(10, 1, 6, 100).acquire(20, 0, 9, 100).build();
 
     CheckResult result = checker.check(h);
 
@@ -32,10 +33,13 @@ final class TokenCheckerTest {
 
   @Test
   void check_duplicateTokenOfConcurrentAcquires_false() {
-    var h = new Histories()
-        .op(0, OpType.INVOKE, 0, Fn.ACQUIRE, Map.of()).op(1, OpType.INVOKE, 1, Fn.ACQUIRE, Map.of())
-        .op(2, OpType.OK, 0, Fn.ACQUIRE, Map.of("token", 7L)).op(3, OpType.OK, 1, Fn.ACQUIRE, Map.of("token", 7L))
-        .build();
+    var h =
+        new Histories()
+            .op(0, OpType.INVOKE, 0, Fn.ACQUIRE, Map.of())
+            .op(1, OpType.INVOKE, 1, Fn.ACQUIRE, Map.of())
+            .op(2, OpType.OK, 0, Fn.ACQUIRE, Map.of("token", 7L))
+            .op(3, OpType.OK, 1, Fn.ACQUIRE, Map.of("token", 7L))
+            .build();
 
     CheckResult result = checker.check(h);
 
@@ -46,20 +50,27 @@ final class TokenCheckerTest {
   @Test
   void check_concurrentAcquiresInAnyOrder_true() {
     // Overlapping in real time, so either order of tokens is allowed.
-    var h = new Histories()
-        .op(0, OpType.INVOKE, 0, Fn.ACQUIRE, Map.of()).op(1, OpType.INVOKE, 1, Fn.ACQUIRE, Map.of())
-        .op(2, OpType.OK, 0, Fn.ACQUIRE, Map.of("token", 9L)).op(3, OpType.OK, 1, Fn.ACQUIRE, Map.of("token", 8L))
-        .build();
+    var h =
+        new Histories()
+            .op(0, OpType.INVOKE, 0, Fn.ACQUIRE, Map.of())
+            .op(1, OpType.INVOKE, 1, Fn.ACQUIRE, Map.of())
+            .op(2, OpType.OK, 0, Fn.ACQUIRE, Map.of("token", 9L))
+            .op(3, OpType.OK, 1, Fn.ACQUIRE, Map.of("token", 8L))
+            .build();
 
     assertThat(checker.check(h).verdict()).isEqualTo(Verdict.TRUE);
   }
 
   @Test
   void check_unknownAndFailedAcquires_ignored() {
-    var h = new Histories().acquire(0, 0, 10, 100)
-        .op(10, OpType.INVOKE, 1, Fn.ACQUIRE, Map.of()).op(11, OpType.INFO, 1, Fn.ACQUIRE, Map.of("token", 1L))
-        .op(12, OpType.INVOKE, 2, Fn.ACQUIRE, Map.of()).op(13, OpType.FAIL, 2, Fn.ACQUIRE, Map.of())
-        .build();
+    var h =
+        new Histories()
+            .acquire(0, 0, 10, 100)
+            .op(10, OpType.INVOKE, 1, Fn.ACQUIRE, Map.of())
+            .op(11, OpType.INFO, 1, Fn.ACQUIRE, Map.of("token", 1L))
+            .op(12, OpType.INVOKE, 2, Fn.ACQUIRE, Map.of())
+            .op(13, OpType.FAIL, 2, Fn.ACQUIRE, Map.of())
+            .build();
 
     assertThat(checker.check(h).verdict()).isEqualTo(Verdict.TRUE);
   }

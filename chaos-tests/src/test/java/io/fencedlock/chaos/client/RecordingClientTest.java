@@ -57,14 +57,17 @@ final class RecordingClientTest {
   @Test
   void call_exception_recordsInfoAndMovesToFreshProcess() {
     HistoryRecorder recorder = new HistoryRecorder();
-    RecordingClient client = new RecordingClient(new Scripted(new IllegalStateException("connection reset")), recorder, 1, 3);
+    RecordingClient client =
+        new RecordingClient(
+            new Scripted(new IllegalStateException("connection reset")), recorder, 1, 3);
 
     Completion first = client.call(Fn.WRITE, Map.of());
     client.call(Fn.WRITE, Map.of());
 
     History h = recorder.snapshot();
     assertThat(first.type()).isEqualTo(OpType.INFO);
-    assertThat(first.value()).containsEntry("error", "java.lang.IllegalStateException: connection reset");
+    assertThat(first.value())
+        .containsEntry("error", "java.lang.IllegalStateException: connection reset");
     assertThat(h.ops()).extracting(o -> o.process()).containsExactly(1, 1, 4, 4);
     assertThat(client.process() % 3).as("the client index is kept").isEqualTo(1);
   }
@@ -73,15 +76,16 @@ final class RecordingClientTest {
   void call_absoluteDeadline_recordedInHistoryTime() {
     HistoryRecorder recorder = new HistoryRecorder();
     long deadline = System.nanoTime() + 5_000_000_000L;
-    Client deadlineClient = new Client() {
-      @Override
-      public Completion invoke(Fn f, Map<String, Object> value) {
-        return Completion.ok(Map.of("validUntilAbsolute", deadline));
-      }
+    Client deadlineClient =
+        new Client() {
+          @Override
+          public Completion invoke(Fn f, Map<String, Object> value) {
+            return Completion.ok(Map.of("validUntilAbsolute", deadline));
+          }
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
 
     new RecordingClient(deadlineClient, recorder, 0, 1).call(Fn.ACQUIRE, Map.of());
 

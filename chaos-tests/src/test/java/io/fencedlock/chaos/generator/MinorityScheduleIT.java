@@ -34,12 +34,21 @@ final class MinorityScheduleIT {
 
   record Run(FaultSchedule schedule, WorkloadSpec workload) {}
 
-  @Property(tries = 3, shrinking = ShrinkingMode.BOUNDED, afterFailure = AfterFailureMode.SAMPLE_FIRST)
+  @Property(
+      tries = 3,
+      shrinking = ShrinkingMode.BOUNDED,
+      afterFailure = AfterFailureMode.SAMPLE_FIRST)
   void minoritySchedule_anyWorkload_safetyHolds(@ForAll("runs") Run run) {
     Experiment experiment = Experiments.MINORITY.withWorkload(run.workload());
-    LOG.info("schedule {} with {} ms leases, {} ms of work per lease", run.schedule(), run.workload().ttl().toMillis(), run.workload().work().toMillis());
+    LOG.info(
+        "schedule {} with {} ms leases, {} ms of work per lease",
+        run.schedule(),
+        run.workload().ttl().toMillis(),
+        run.workload().work().toMillis());
 
-    RunReport report = new ExperimentRunner(Path.of("target", "chaos"), System.out).run(experiment, run.schedule().hashCode(), run.schedule());
+    RunReport report =
+        new ExperimentRunner(Path.of("target", "chaos"), System.out)
+            .run(experiment, run.schedule().hashCode(), run.schedule());
 
     assertThat(report.unmet()).as("results in " + report.dir()).isEmpty();
     assertThat(report.metrics().acquisitions()).isPositive();
@@ -48,9 +57,21 @@ final class MinorityScheduleIT {
   @Provide
   Arbitrary<Run> runs() {
     WorkloadSpec base = WorkloadSpec.standard();
-    Arbitrary<WorkloadSpec> workloads = Combinators.combine(Arbitraries.integers().between(600, 1500), Arbitraries.integers().between(0, 150))
-        .as((ttl, work) -> new WorkloadSpec(TOPO.clients(), base.resource(), Duration.ofMillis(ttl), base.maxWait(), base.nodeTimeout(),
-            base.maxLeaseTtl(), true, true, Duration.ofMillis(work)));
+    Arbitrary<WorkloadSpec> workloads =
+        Combinators.combine(
+                Arbitraries.integers().between(600, 1500), Arbitraries.integers().between(0, 150))
+            .as(
+                (ttl, work) ->
+                    new WorkloadSpec(
+                        TOPO.clients(),
+                        base.resource(),
+                        Duration.ofMillis(ttl),
+                        base.maxWait(),
+                        base.nodeTimeout(),
+                        base.maxLeaseTtl(),
+                        true,
+                        true,
+                        Duration.ofMillis(work)));
     return Combinators.combine(FaultArbitraries.minoritySchedule(TOPO, 2), workloads).as(Run::new);
   }
 }

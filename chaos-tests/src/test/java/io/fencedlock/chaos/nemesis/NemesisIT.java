@@ -26,16 +26,23 @@ import org.junit.jupiter.api.Test;
  */
 final class NemesisIT {
   private static final Duration TTL = Timing.scaled(Duration.ofSeconds(2));
+
   /** How long an acquire that should succeed may retry: through a heal, on a busy machine. */
   private static final Duration MAX_WAIT = Timing.scaled(Duration.ofSeconds(5));
+
   private static ChaosCluster cluster;
   private static Nemesis nemesis;
 
   @BeforeAll
   static void start() {
     cluster = ChaosCluster.start(5, 2, Persistence.AOF_ALWAYS, 7);
-    nemesis = new Nemesis(List.of(new ProxyFaults(cluster.links()), new NodeFaults(cluster.nodes()),
-        new ClockStepFaults(cluster.nodes(), List.of("nemesis:clock")), new ClientPauses()));
+    nemesis =
+        new Nemesis(
+            List.of(
+                new ProxyFaults(cluster.links()),
+                new NodeFaults(cluster.nodes()),
+                new ClockStepFaults(cluster.nodes(), List.of("nemesis:clock")),
+                new ClientPauses()));
   }
 
   @AfterAll
@@ -49,14 +56,21 @@ final class NemesisIT {
   }
 
   private static Redlock client(int c) {
-    return Redlock.create(RedlockConfig.builder().nodes(cluster.urisOf(c)).nodeTimeout(Timing.scaled(Duration.ofMillis(250)))
-        .retryDelay(Duration.ofMillis(20)).retryJitter(Duration.ofMillis(20)).build());
+    return Redlock.create(
+        RedlockConfig.builder()
+            .nodes(cluster.urisOf(c))
+            .nodeTimeout(Timing.scaled(Duration.ofMillis(250)))
+            .retryDelay(Duration.ofMillis(20))
+            .retryJitter(Duration.ofMillis(20))
+            .build());
   }
 
   @Test
   void kleppmannSplit_eachClientLocksThroughItsOwnMajority() {
-    nemesis.apply(1, new Fault.Partition("split", Grudges.kleppmannSplit(2, 5), Fault.CutMode.REFUSE));
-    try (Redlock c0 = client(0); Redlock c1 = client(1)) {
+    nemesis.apply(
+        1, new Fault.Partition("split", Grudges.kleppmannSplit(2, 5), Fault.CutMode.REFUSE));
+    try (Redlock c0 = client(0);
+        Redlock c1 = client(1)) {
       try (Lease lease = c0.acquire("nemesis:split-a", TTL, MAX_WAIT)) {
         // Without clock faults the shared node still refuses the second client: exclusion holds.
         assertThat(c1.tryAcquire("nemesis:split-a", TTL)).isEmpty();
@@ -73,8 +87,11 @@ final class NemesisIT {
     nemesis.apply(2, new Fault.Partition("majority", cut, Fault.CutMode.REFUSE));
     try (Redlock c0 = client(0)) {
       assertThatThrownBy(() -> c0.acquire("nemesis:majority", TTL, Duration.ZERO))
-          .isInstanceOfSatisfying(LockAcquisitionException.class,
-              e -> assertThat(e.outcomes().subList(0, 3)).noneMatch(o -> o.status() == NodeStatus.GRANTED));
+          .isInstanceOfSatisfying(
+              LockAcquisitionException.class,
+              e ->
+                  assertThat(e.outcomes().subList(0, 3))
+                      .noneMatch(o -> o.status() == NodeStatus.GRANTED));
 
       nemesis.heal(2, new Fault.Partition("majority", cut, Fault.CutMode.REFUSE));
 
@@ -88,12 +105,20 @@ final class NemesisIT {
   void blackholeOfAMajority_connectedClientTimesOut() {
     try (Redlock c0 = client(0)) {
       c0.acquire("nemesis:blackhole", TTL, MAX_WAIT).release(); // connections are up
-      nemesis.apply(3, new Fault.Partition("bh", Grudges.allLose(1, Set.of(2, 3, 4)), Fault.CutMode.BLACKHOLE));
+      nemesis.apply(
+          3,
+          new Fault.Partition("bh", Grudges.allLose(1, Set.of(2, 3, 4)), Fault.CutMode.BLACKHOLE));
 
       // Bytes vanish but the connections stay open: the nodes time out rather than refuse.
       assertThatThrownBy(() -> c0.acquire("nemesis:blackhole", TTL, Duration.ZERO))
-          .isInstanceOfSatisfying(LockAcquisitionException.class, e -> assertThat(e.outcomes().subList(2, 5))
-              .allMatch(o -> o.status() == NodeStatus.TIMED_OUT || o.status() == NodeStatus.PENDING));
+          .isInstanceOfSatisfying(
+              LockAcquisitionException.class,
+              e ->
+                  assertThat(e.outcomes().subList(2, 5))
+                      .allMatch(
+                          o ->
+                              o.status() == NodeStatus.TIMED_OUT
+                                  || o.status() == NodeStatus.PENDING));
     }
   }
 
@@ -104,19 +129,25 @@ final class NemesisIT {
 
     nemesis.apply(4, new Fault.ClockStep(new TreeSet<>(Set.of(0)), 50_000));
 
-    assertThat((Long) cluster.nodes().node(0).command("PTTL", "nemesis:clock")).isBetween(1L, 10_000L);
-    assertThat((Long) cluster.nodes().node(1).command("PTTL", "nemesis:clock")).isGreaterThan(50_000L);
+    assertThat((Long) cluster.nodes().node(0).command("PTTL", "nemesis:clock"))
+        .isBetween(1L, 10_000L);
+    assertThat((Long) cluster.nodes().node(1).command("PTTL", "nemesis:clock"))
+        .isGreaterThan(50_000L);
   }
 
   @Test
   void pauseAndKill_thenFinalHeal_everyNodeAnswersAgain() {
     nemesis.apply(5, new Fault.PauseNodes(new TreeSet<>(Set.of(0))));
-    nemesis.apply(6, new Fault.KillNodes(new TreeSet<>(Set.of(1)), Persistence.AOF_ALWAYS, Fault.Rejoin.AT_HEAL));
+    nemesis.apply(
+        6,
+        new Fault.KillNodes(
+            new TreeSet<>(Set.of(1)), Persistence.AOF_ALWAYS, Fault.Rejoin.AT_HEAL));
     assertThat(cluster.nodes().node(0).isPaused()).isTrue();
     assertThat(cluster.nodes().node(1).isRunning()).isFalse();
 
     nemesis.healAll();
 
-    assertThat(cluster.nodes().nodes()).allSatisfy(n -> assertThat(n.command("PING")).isEqualTo("PONG"));
+    assertThat(cluster.nodes().nodes())
+        .allSatisfy(n -> assertThat(n.command("PING")).isEqualTo("PONG"));
   }
 }

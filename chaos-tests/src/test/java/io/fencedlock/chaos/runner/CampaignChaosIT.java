@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The full campaign: every experiment with its default fault count, three schedules each. Long;
  * excluded from the default build (tag {@code chaos}); run with {@code mvn -pl chaos-tests verify
- * -Dfailsafe.excludedGroups=none -Dit.test=CampaignChaosIT} or {@code ./fencedlock chaos --schedules 3}.
+ * -Dfailsafe.excludedGroups=none -Dit.test=CampaignChaosIT} or {@code ./fencedlock chaos
+ * --schedules 3}.
  */
 @Tag("chaos")
 final class CampaignChaosIT {
@@ -28,6 +29,8 @@ final class CampaignChaosIT {
     }
     System.out.print(SummaryTable.text(reports));
 
-    assertThat(reports).allSatisfy(r -> assertThat(r.unmet()).as(r.experiment().name() + " seed " + r.seed()).isEmpty());
+    assertThat(reports)
+        .allSatisfy(
+            r -> assertThat(r.unmet()).as(r.experiment().name() + " seed " + r.seed()).isEmpty());
   }
 }

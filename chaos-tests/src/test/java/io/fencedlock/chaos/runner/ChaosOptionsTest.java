@@ -21,10 +21,25 @@ final class ChaosOptionsTest {
 
   @Test
   void parse_allOptions_taken() {
-    ChaosOptions o = ChaosOptions.parse(new String[] {"--experiments", "client-pause,majority-down", "--schedules", "3",
-        "--seed", "-42", "--faults", "2", "--out", "/tmp/x", "--backend", "container"});
+    ChaosOptions o =
+        ChaosOptions.parse(
+            new String[] {
+              "--experiments",
+              "client-pause,majority-down",
+              "--schedules",
+              "3",
+              "--seed",
+              "-42",
+              "--faults",
+              "2",
+              "--out",
+              "/tmp/x",
+              "--backend",
+              "container"
+            });
 
-    assertThat(o.experiments()).containsExactly(Experiments.CLIENT_PAUSE, Experiments.MAJORITY_DOWN);
+    assertThat(o.experiments())
+        .containsExactly(Experiments.CLIENT_PAUSE, Experiments.MAJORITY_DOWN);
     assertThat(o.schedules()).isEqualTo(3);
     assertThat(o.seed()).isEqualTo(-42);
     assertThat(o.faults()).hasValue(2);
@@ -41,15 +56,20 @@ final class ChaosOptionsTest {
   @Test
   void parse_unknownExperiment_rejected() {
     assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--experiments", "nope"}))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown experiment 'nope'");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unknown experiment 'nope'");
   }
 
   @Test
   void parse_badNumberOrMissingValue_rejected() {
-    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--schedules", "0"})).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--seed", "x"})).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--seed"})).hasMessageContaining("missing value");
-    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--bogus", "1"})).hasMessageContaining("unknown option");
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--schedules", "0"}))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--seed", "x"}))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--seed"}))
+        .hasMessageContaining("missing value");
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--bogus", "1"}))
+        .hasMessageContaining("unknown option");
     assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--backend", "vm"}))
         .hasMessageContaining("--backend must be process or container");
   }

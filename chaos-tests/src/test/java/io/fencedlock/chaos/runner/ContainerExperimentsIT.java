@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
  * The harness on containers: an experiment of the catalogue with a container per Redis node (kill
  * is {@code docker kill}, pause the cgroup freezer) and the fault proxy in a container run by
  * Testcontainers' {@code ToxiproxyContainer} on the nodes' network, the clients reaching the nodes
- * only through the proxy container's published ports. Same schedule generator, same checkers,
- * same expectation as on processes ({@link ExperimentsIT}). Three majority-down episodes cover a
- * kill, a freeze and a partition whatever the seed. Seeds are random and logged;
- * {@code -Dfencedlock.chaos.seed=N} replays.
+ * only through the proxy container's published ports. Same schedule generator, same checkers, same
+ * expectation as on processes ({@link ExperimentsIT}). Three majority-down episodes cover a kill, a
+ * freeze and a partition whatever the seed. Seeds are random and logged; {@code
+ * -Dfencedlock.chaos.seed=N} replays.
  */
 final class ContainerExperimentsIT {
   private final ExperimentRunner runner =
@@ -25,10 +25,13 @@ final class ContainerExperimentsIT {
   void majorityDown_onContainers_clearFailuresThenRecovery() throws Exception {
     DockerAssumption.assumeDocker();
 
-    RunReport report = runner.run(Experiments.MAJORITY_DOWN.withFaults(3), Seeds.next("majority-down on containers"));
+    RunReport report =
+        runner.run(
+            Experiments.MAJORITY_DOWN.withFaults(3), Seeds.next("majority-down on containers"));
 
     assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
-    assertThat(report.schedule().faults()).extracting(f -> f.fault().kind())
+    assertThat(report.schedule().faults())
+        .extracting(f -> f.fault().kind())
         .contains("kill-nodes", "pause-nodes", "partition");
     assertThat(Files.readString(report.dir().resolve("results.json")))
         .contains("\"backend\": \"container\"", "\"verdict\": \"PASS\"");

@@ -9,11 +9,12 @@ import org.junit.jupiter.api.Test;
 /**
  * The CI-sized subset: each experiment of the catalogue once, with few faults, against real Redis
  * processes, proxies and the storage service; its expectation must hold. Seeds are random and
- * logged; {@code -Dfencedlock.chaos.seed=N} replays. The full campaign is {@code ./fencedlock chaos}
- * or {@link CampaignChaosIT}.
+ * logged; {@code -Dfencedlock.chaos.seed=N} replays. The full campaign is {@code ./fencedlock
+ * chaos} or {@link CampaignChaosIT}.
  */
 final class ExperimentsIT {
-  private final ExperimentRunner runner = new ExperimentRunner(Path.of("target", "chaos"), System.out);
+  private final ExperimentRunner runner =
+      new ExperimentRunner(Path.of("target", "chaos"), System.out);
 
   private RunReport run(Experiment experiment, int faults) {
     RunReport report = runner.run(experiment.withFaults(faults), Seeds.next(experiment.name()));
@@ -50,7 +51,9 @@ final class ExperimentsIT {
   void amnesiaWithoutInitCheck_tokenViolationsFound() {
     RunReport report = run(Experiments.AMNESIA_UNSAFE, 1);
 
-    assertThat(report.metrics().tokenViolations()).as("negative control, seed " + report.seed()).isPositive();
+    assertThat(report.metrics().tokenViolations())
+        .as("negative control, seed " + report.seed())
+        .isPositive();
   }
 
   @Test
@@ -66,6 +69,7 @@ final class ExperimentsIT {
     RunReport report = run(Experiments.MAJORITY_DOWN, 1);
 
     assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
-    assertThat(Files.readString(report.dir().resolve("results.json"))).contains("\"verdict\": \"PASS\"");
+    assertThat(Files.readString(report.dir().resolve("results.json")))
+        .contains("\"verdict\": \"PASS\"");
   }
 }

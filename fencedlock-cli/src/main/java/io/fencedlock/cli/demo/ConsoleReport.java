@@ -14,7 +14,10 @@ final class ConsoleReport {
   /** The heading, timeline and verdict of one run, each line ending in a newline. */
   static String render(RunResult run) {
     StringBuilder text = new StringBuilder();
-    text.append("== ").append(run.mode().label()).append(": ").append(run.mode().title())
+    text.append("== ")
+        .append(run.mode().label())
+        .append(": ")
+        .append(run.mode().title())
         .append(" ==\n");
     for (TimelineEvent event : run.events()) {
       text.append(line(event)).append('\n');
@@ -23,9 +26,9 @@ final class ConsoleReport {
     return text.toString();
   }
 
-  /** One event as {@code "  1234 ms  client 1  acquires ..."}. */
+  /** One event as {@code " 1234 ms client 1 acquires ..."}. */
   static String line(TimelineEvent event) {
-    return String.format(Locale.ROOT, "%7d ms  %-8s  %s",
-        event.atMillis(), event.actor(), event.describe());
+    return String.format(
+        Locale.ROOT, "%7d ms  %-8s  %s", event.atMillis(), event.actor(), event.describe());
   }
 }

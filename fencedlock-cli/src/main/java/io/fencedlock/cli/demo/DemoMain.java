@@ -34,18 +34,22 @@ public final class DemoMain {
 
   /** Runs the demo, writing the report to {@code report}; returns the exit code. */
   static int run(Path report, PrintStream out, PrintStream err) {
-    out.println("Starting " + DemoEnvironment.NODES
-        + " Redis nodes and the fenced storage service (SQLite in a temp dir) ...");
+    out.println(
+        "Starting "
+            + DemoEnvironment.NODES
+            + " Redis nodes and the fenced storage service (SQLite in a temp dir) ...");
     DemoResult result;
     try (DemoEnvironment env = DemoEnvironment.start(0)) {
       out.println("Redis nodes:     " + String.join(" ", env.nodeUris()));
       out.println("storage service: " + env.storageUrl());
-      out.println("Client 1 acquires, pauses until its lease has run out (TTL "
-          + KleppmannScenario.DEFAULT_TTL.toMillis() + " ms), client 2 acquires and writes,"
-          + " client 1 wakes and writes late.");
+      out.println(
+          "Client 1 acquires, pauses until its lease has run out (TTL "
+              + KleppmannScenario.DEFAULT_TTL.toMillis()
+              + " ms), client 2 acquires and writes,"
+              + " client 1 wakes and writes late.");
       out.println();
-      KleppmannScenario scenario = new KleppmannScenario(
-          env.nodeUris(), env.storageUrl(), KleppmannScenario.DEFAULT_TTL);
+      KleppmannScenario scenario =
+          new KleppmannScenario(env.nodeUris(), env.storageUrl(), KleppmannScenario.DEFAULT_TTL);
       result = scenario.run(run -> out.println(ConsoleReport.render(run)));
       HtmlReport.write(result, report);
     } catch (RuntimeException e) {

@@ -9,8 +9,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The fenced path: every write goes to the storage service over HTTP with the lease's fencing
- * token and owner id, and the service rejects (409) a token older than the newest it has seen.
+ * The fenced path: every write goes to the storage service over HTTP with the lease's fencing token
+ * and owner id, and the service rejects (409) a token older than the newest it has seen.
  *
  * <p>Thread-safe, as {@link FencedStorageClient} is.
  */
@@ -34,7 +34,9 @@ final class FencedTarget implements WriteTarget {
     WriteResult result = client.put(key, bytes, lease.fencingToken(), lease.ownerId());
     if (result instanceof WriteResult.Rejected rejected) {
       // The protocol answers every rejection with 409; the client turns it into this value.
-      return new WriteOutcome(false, OptionalLong.of(rejected.currentToken()),
+      return new WriteOutcome(
+          false,
+          OptionalLong.of(rejected.currentToken()),
           "409 Conflict, " + rejected.reason() + ": current token " + rejected.currentToken());
     }
     return new WriteOutcome(true, OptionalLong.empty(), "200 OK");

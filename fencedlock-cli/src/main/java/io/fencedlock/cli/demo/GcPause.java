@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The fault the demo injects: the calling thread stops, as in a stop-the-world GC pause, until
- * the lease's validity has really run out. This sleep <em>is</em> the fault, not a way of
- * synchronising with anything.
+ * The fault the demo injects: the calling thread stops, as in a stop-the-world GC pause, until the
+ * lease's validity has really run out. This sleep <em>is</em> the fault, not a way of synchronising
+ * with anything.
  *
  * <p>Stateless and thread-safe.
  */
@@ -17,8 +17,8 @@ final class GcPause {
   /**
    * Blocks until {@code lease.isValid()} is false, sleeping for its remaining validity.
    *
-   * @throws IllegalStateException if the lease is still valid after {@code bound}, or the thread
-   *     is interrupted (the interrupt flag is kept)
+   * @throws IllegalStateException if the lease is still valid after {@code bound}, or the thread is
+   *     interrupted (the interrupt flag is kept)
    */
   static void untilLeaseRunsOut(Lease lease, Duration bound) {
     long deadline = System.nanoTime() + bound.toNanos();

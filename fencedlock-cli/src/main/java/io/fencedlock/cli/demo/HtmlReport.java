@@ -7,8 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes the demo's self-contained HTML report: for each run a verdict, an {@link SvgTimeline}
- * and the text timeline. No scripts, no external resources, so it opens from disk anywhere.
+ * Writes the demo's self-contained HTML report: for each run a verdict, an {@link SvgTimeline} and
+ * the text timeline. No scripts, no external resources, so it opens from disk anywhere.
  *
  * <p>Stateless and thread-safe.
  */
@@ -42,15 +42,21 @@ final class HtmlReport {
     StringBuilder html = new StringBuilder();
     html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<title>fencedlock demo: fencing tokens vs. a GC pause</title>")
-        .append("<style>").append(STYLE).append("</style></head><body>\n")
+        .append("<style>")
+        .append(STYLE)
+        .append("</style></head><body>\n")
         .append("<h1>Kleppmann's scenario, for real: a paused lock holder writes late</h1>\n")
-        .append("<p>Client 1 acquires the lock, then stalls (a simulated stop-the-world GC pause)"
-            + " until its lease has run out. Client 2 acquires and writes. Client 1 wakes up,"
-            + " still believing it holds the lock, and writes. With fencing tokens the storage"
-            + " service rejects that stale write; without them client 2's update is lost.</p>\n")
+        .append(
+            "<p>Client 1 acquires the lock, then stalls (a simulated stop-the-world GC pause) until"
+                + " its lease has run out. Client 2 acquires and writes. Client 1 wakes up, still"
+                + " believing it holds the lock, and writes. With fencing tokens the storage"
+                + " service rejects that stale write; without them client 2's update is"
+                + " lost.</p>\n")
         .append("<p class=\"meta\">Redis nodes: ")
         .append(Xml.escape(String.join(", ", result.nodeUris())))
-        .append("<br>Storage service: ").append(Xml.escape(result.storageUrl())).append("</p>\n");
+        .append("<br>Storage service: ")
+        .append(Xml.escape(result.storageUrl()))
+        .append("</p>\n");
     for (RunResult run : result.runs()) {
       appendRun(html, run);
     }
@@ -58,10 +64,16 @@ final class HtmlReport {
   }
 
   private static void appendRun(StringBuilder html, RunResult run) {
-    html.append("<section id=\"").append(run.mode().label()).append("\">\n<h2>")
-        .append(Xml.escape(run.mode().label() + ": " + run.mode().title())).append("</h2>\n")
-        .append("<p class=\"").append(run.asExpected() ? "ok" : "bad").append("\">")
-        .append(Xml.escape(run.verdict())).append("</p>\n")
+    html.append("<section id=\"")
+        .append(run.mode().label())
+        .append("\">\n<h2>")
+        .append(Xml.escape(run.mode().label() + ": " + run.mode().title()))
+        .append("</h2>\n")
+        .append("<p class=\"")
+        .append(run.asExpected() ? "ok" : "bad")
+        .append("\">")
+        .append(Xml.escape(run.verdict()))
+        .append("</p>\n")
         .append(SvgTimeline.render(run))
         .append("<pre>");
     for (TimelineEvent event : run.events()) {

@@ -15,7 +15,6 @@ import io.fencedlock.redlock.LockAcquisitionException;
 import io.fencedlock.redlock.Redlock;
 import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.storage.client.FencedStorageClient;
-import io.fencedlock.storage.client.StorageClientException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -27,15 +26,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kleppmann's "how to do distributed locking" scenario, played for real against Redis nodes and
- * the storage service: client 1 acquires the lock, stalls (a simulated GC pause) until its lease
- * has run out, client 2 acquires and writes, then client 1 wakes up and writes with its old
- * lease. The same steps run twice: fenced (the storage service checks tokens, the stale write is
- * rejected) and unfenced (a plain register, client 2's update is lost).
+ * Kleppmann's "how to do distributed locking" scenario, played for real against Redis nodes and the
+ * storage service: client 1 acquires the lock, stalls (a simulated GC pause) until its lease has
+ * run out, client 2 acquires and writes, then client 1 wakes up and writes with its old lease. The
+ * same steps run twice: fenced (the storage service checks tokens, the stale write is rejected) and
+ * unfenced (a plain register, client 2's update is lost).
  *
  * <p>Each client has its own {@link Redlock}, as two processes would. Thread-safe (it holds only
- * immutable settings), but runs are meant one at a time: concurrent runs would contend for the
- * same lock.
+ * immutable settings), but runs are meant one at a time: concurrent runs would contend for the same
+ * lock.
  */
 final class KleppmannScenario {
   private static final Logger log = LoggerFactory.getLogger(KleppmannScenario.class);
@@ -54,8 +53,8 @@ final class KleppmannScenario {
   private static final Duration ACQUIRE_WAIT = Duration.ofSeconds(5);
 
   /**
-   * Ten times the library's default: the demo runs on laptops and busy CI machines, where a
-   * node that misses the 50 ms default while being initialized is excluded for a minute.
+   * Ten times the library's default: the demo runs on laptops and busy CI machines, where a node
+   * that misses the 50 ms default while being initialized is excluded for a minute.
    */
   private static final Duration NODE_TIMEOUT = Duration.ofMillis(500);
 
@@ -80,8 +79,8 @@ final class KleppmannScenario {
   }
 
   /**
-   * Plays the fenced run, then the unfenced one, handing each to {@code afterEachRun} as soon as
-   * it is done (to show progress).
+   * Plays the fenced run, then the unfenced one, handing each to {@code afterEachRun} as soon as it
+   * is done (to show progress).
    *
    * @throws io.fencedlock.redlock.RedlockException if a client cannot acquire the lock
    * @throws io.fencedlock.storage.client.StorageClientException if the storage service fails
@@ -100,8 +99,8 @@ final class KleppmannScenario {
   /**
    * The first fenced client initializes brand-new nodes, and the first requests load classes and
    * open connections; doing that once up front keeps it out of the runs' timelines. On a busy
-   * machine the first client may not hear from all five nodes in time to initialize them, so
-   * each retry uses a new client, which probes them again.
+   * machine the first client may not hear from all five nodes in time to initialize them, so each
+   * retry uses a new client, which probes them again.
    */
   private void warmUp(FencedStorageClient storage) {
     for (int attempt = 1; ; attempt++) {
@@ -112,8 +111,11 @@ final class KleppmannScenario {
         if (attempt == WARM_UP_ATTEMPTS) {
           throw e;
         }
-        log.warn("warm-up acquire {} of {} failed, retrying with a new client: {}",
-            attempt, WARM_UP_ATTEMPTS, e.getMessage());
+        log.warn(
+            "warm-up acquire {} of {} failed, retrying with a new client: {}",
+            attempt,
+            WARM_UP_ATTEMPTS,
+            e.getMessage());
       }
     }
     if (!storage.isHealthy()) {
@@ -173,8 +175,16 @@ final class KleppmannScenario {
         WriteOutcome write1 = write(lease1, CLIENT_1, CLIENT_1_VALUE);
         release(lease1, CLIENT_1);
         Optional<String> finalValue = readFinal();
-        return new RunResult(mode, timeline.events(), token(lease1), token(lease2),
-            CLIENT_1_VALUE, CLIENT_2_VALUE, write2, write1, finalValue);
+        return new RunResult(
+            mode,
+            timeline.events(),
+            token(lease1),
+            token(lease2),
+            CLIENT_1_VALUE,
+            CLIENT_2_VALUE,
+            write2,
+            write1,
+            finalValue);
       } finally {
         lease1.close(); // idempotent; only matters when a step above threw
       }
@@ -182,15 +192,27 @@ final class KleppmannScenario {
 
     private Lease acquire(Redlock redlock, String client) {
       Lease lease = redlock.acquire(resource, ttl, ACQUIRE_WAIT);
-      timeline.add(new Acquired(timeline.nowMillis(), client, resource, token(lease),
-          lease.remainingValidity().toMillis()));
+      timeline.add(
+          new Acquired(
+              timeline.nowMillis(),
+              client,
+              resource,
+              token(lease),
+              lease.remainingValidity().toMillis()));
       return lease;
     }
 
     private WriteOutcome write(Lease lease, String client, String value) {
       WriteOutcome outcome = target.write(lease, value);
-      timeline.add(new Wrote(timeline.nowMillis(), client, target.key(), value, token(lease),
-          outcome.accepted(), outcome.detail()));
+      timeline.add(
+          new Wrote(
+              timeline.nowMillis(),
+              client,
+              target.key(),
+              value,
+              token(lease),
+              outcome.accepted(),
+              outcome.detail()));
       return outcome;
     }
 
@@ -201,9 +223,13 @@ final class KleppmannScenario {
 
     private Optional<String> readFinal() {
       Optional<ReadOutcome> read = target.read();
-      timeline.add(new Read(timeline.nowMillis(), READER, target.key(),
-          read.map(ReadOutcome::value).orElse("(nothing)"),
-          read.map(ReadOutcome::detail).orElse("never written")));
+      timeline.add(
+          new Read(
+              timeline.nowMillis(),
+              READER,
+              target.key(),
+              read.map(ReadOutcome::value).orElse("(nothing)"),
+              read.map(ReadOutcome::detail).orElse("never written")));
       return read.map(ReadOutcome::value);
     }
   }

@@ -77,8 +77,8 @@ record RunResult(
   }
 
   /**
-   * Whether the run shows what it should: fenced, the stale write is rejected and client 2's
-   * value survives; unfenced, client 2's update is lost.
+   * Whether the run shows what it should: fenced, the stale write is rejected and client 2's value
+   * survives; unfenced, client 2's update is lost.
    */
   boolean asExpected() {
     if (mode == Mode.FENCED) {

@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Records the events of one demo run with times relative to the run's start, read from a
- * monotonic clock ({@code System.nanoTime} by default) so wall-clock steps cannot reorder them.
+ * Records the events of one demo run with times relative to the run's start, read from a monotonic
+ * clock ({@code System.nanoTime} by default) so wall-clock steps cannot reorder them.
  *
  * <p>Thread-safe: events may be added from several threads; {@link #events()} is a snapshot.
  */

@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
- * One step of a demo run, at a time relative to the run's start. Each event belongs to one
- * actor ("client 1", "client 2" or the final "reader") and can describe itself in one line.
+ * One step of a demo run, at a time relative to the run's start. Each event belongs to one actor
+ * ("client 1", "client 2" or the final "reader") and can describe itself in one line.
  *
  * <p>Immutable and thread-safe.
  */
@@ -33,8 +33,9 @@ sealed interface TimelineEvent
    * @param token the fencing token, empty for an unfenced lease
    * @param validityMillis the lease's remaining validity right after the acquire
    */
-  record Acquired(long atMillis, String actor, String resource, OptionalLong token,
-      long validityMillis) implements TimelineEvent {
+  record Acquired(
+      long atMillis, String actor, String resource, OptionalLong token, long validityMillis)
+      implements TimelineEvent {
     public Acquired {
       Objects.requireNonNull(token, "token");
     }
@@ -83,8 +84,15 @@ sealed interface TimelineEvent
    * @param accepted whether the target applied the write
    * @param detail how the target answered, e.g. {@code "409 Conflict, current token 8"}
    */
-  record Wrote(long atMillis, String actor, String key, String value, OptionalLong token,
-      boolean accepted, String detail) implements TimelineEvent {
+  record Wrote(
+      long atMillis,
+      String actor,
+      String key,
+      String value,
+      OptionalLong token,
+      boolean accepted,
+      String detail)
+      implements TimelineEvent {
     public Wrote {
       Objects.requireNonNull(token, "token");
     }

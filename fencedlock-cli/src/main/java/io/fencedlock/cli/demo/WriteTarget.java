@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Where the demo's clients write the shared object: the fenced storage service, or a plain
- * register that ignores tokens. The scenario runs the same steps against either.
+ * Where the demo's clients write the shared object: the fenced storage service, or a plain register
+ * that ignores tokens. The scenario runs the same steps against either.
  *
  * <p>Implementations are thread-safe.
  */

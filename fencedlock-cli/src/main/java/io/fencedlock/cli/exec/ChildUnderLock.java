@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The command {@code exec} runs under a lease: started with the lease in its environment, its
- * standard streams inherited, and stopped when the lease is lost or exec is told to stop:
- * SIGTERM to it and every process it started, then SIGKILL to those still running once the
- * grace is over. Thread-safe.
+ * standard streams inherited, and stopped when the lease is lost or exec is told to stop: SIGTERM
+ * to it and every process it started, then SIGKILL to those still running once the grace is over.
+ * Thread-safe.
  */
 final class ChildUnderLock {
   private final Process process;
@@ -22,19 +22,22 @@ final class ChildUnderLock {
     this.process = process;
   }
 
-  static ChildUnderLock start(List<String> command, Map<String, String> env, Lease lease) throws IOException {
+  static ChildUnderLock start(List<String> command, Map<String, String> env, Lease lease)
+      throws IOException {
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     builder.environment().putAll(env);
     builder.environment().put("FENCEDLOCK_RESOURCE", lease.resource());
-    builder.environment().put("FENCEDLOCK_TOKEN", lease.isFenced() ? Long.toString(lease.fencingToken()) : "");
+    builder
+        .environment()
+        .put("FENCEDLOCK_TOKEN", lease.isFenced() ? Long.toString(lease.fencingToken()) : "");
     builder.environment().put("FENCEDLOCK_OWNER", lease.ownerId());
     return new ChildUnderLock(builder.start());
   }
 
   /**
-   * The lease was lost: stops the command on a thread of its own (the caller runs on the
-   * client's threads and must not block), killing it at the latest when {@code validityLeft}
-   * is over, even if the grace is longer: past it, another client may hold the lock.
+   * The lease was lost: stops the command on a thread of its own (the caller runs on the client's
+   * threads and must not block), killing it at the latest when {@code validityLeft} is over, even
+   * if the grace is longer: past it, another client may hold the lock.
    */
   void stopInBackground(Duration grace, Duration validityLeft) {
     lost = true;
@@ -44,7 +47,10 @@ final class ChildUnderLock {
     stopper.start();
   }
 
-  /** SIGTERM to the command and its descendants, SIGKILL after {@code grace}; returns when it is gone. */
+  /**
+   * SIGTERM to the command and its descendants, SIGKILL after {@code grace}; returns when it is
+   * gone.
+   */
   void stop(Duration grace) {
     synchronized (this) {
       if (stopping || !process.isAlive()) {
@@ -62,7 +68,9 @@ final class ChildUnderLock {
     }
   }
 
-  /** The command and every process it started (those that left its process tree cannot be found). */
+  /**
+   * The command and every process it started (those that left its process tree cannot be found).
+   */
   private List<ProcessHandle> family() {
     List<ProcessHandle> all = new java.util.ArrayList<>(process.descendants().toList());
     all.add(process.toHandle());

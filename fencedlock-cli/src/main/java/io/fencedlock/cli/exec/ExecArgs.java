@@ -15,15 +15,24 @@ import java.util.regex.Pattern;
  * @param ttl the lease TTL, renewed while the command runs
  * @param maxWait how long to wait for the lock
  * @param grace how long the command gets between SIGTERM and SIGKILL
- * @param maxHold the longest the lock is held (renewal stops, the lease is lost, the command killed)
+ * @param maxHold the longest the lock is held (renewal stops, the lease is lost, the command
+ *     killed)
  * @param resource the resource to lock
  * @param command the command and its arguments
  * @param help whether {@code --help} was asked for
  */
-record ExecArgs(List<String> nodes, Duration ttl, Duration maxWait, Duration grace, Duration maxHold, String resource,
-    List<String> command, boolean help) {
+record ExecArgs(
+    List<String> nodes,
+    Duration ttl,
+    Duration maxWait,
+    Duration grace,
+    Duration maxHold,
+    String resource,
+    List<String> command,
+    boolean help) {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: ./fencedlock exec [--nodes URI,URI,...] [--ttl 10s] [--wait 30s] [--grace 10s]
                                [--max-hold 1h] RESOURCE -- COMMAND [ARGS...]
 
@@ -97,7 +106,8 @@ record ExecArgs(List<String> nodes, Duration ttl, Duration maxWait, Duration gra
             throw new IllegalArgumentException("unknown option " + arg);
           }
           if (resource != null) {
-            throw new IllegalArgumentException("one RESOURCE, then -- and the command: got '" + resource + "' and '" + arg + "'");
+            throw new IllegalArgumentException(
+                "one RESOURCE, then -- and the command: got '" + resource + "' and '" + arg + "'");
           }
           resource = arg;
         }
@@ -113,7 +123,8 @@ record ExecArgs(List<String> nodes, Duration ttl, Duration maxWait, Duration gra
     if (nodes == null) {
       String fromEnv = env.get("FENCEDLOCK_NODES");
       if (fromEnv == null || fromEnv.isBlank()) {
-        throw new IllegalArgumentException("no nodes: give --nodes URI,... or set FENCEDLOCK_NODES");
+        throw new IllegalArgumentException(
+            "no nodes: give --nodes URI,... or set FENCEDLOCK_NODES");
       }
       nodes = splitNodes(fromEnv);
     }
@@ -144,7 +155,8 @@ record ExecArgs(List<String> nodes, Duration ttl, Duration maxWait, Duration gra
   static Duration duration(String text, String option) {
     Matcher m = DURATION.matcher(text.trim());
     if (!m.matches()) {
-      throw new IllegalArgumentException(option + " takes a duration like 500ms, 10s, 5m or 1h: '" + text + "'");
+      throw new IllegalArgumentException(
+          option + " takes a duration like 500ms, 10s, 5m or 1h: '" + text + "'");
     }
     long amount = Long.parseLong(m.group(1));
     return switch (m.group(2)) {

@@ -33,11 +33,14 @@ public final class ExecMain {
         out.print(ExecArgs.USAGE);
         return 0;
       }
-      config = RedlockConfig.builder()
-          .nodes(parsed.nodes())
-          .maxLeaseTtl(parsed.ttl().compareTo(RedlockConfig.DEFAULT_MAX_LEASE_TTL) > 0
-              ? parsed.ttl() : RedlockConfig.DEFAULT_MAX_LEASE_TTL)
-          .build();
+      config =
+          RedlockConfig.builder()
+              .nodes(parsed.nodes())
+              .maxLeaseTtl(
+                  parsed.ttl().compareTo(RedlockConfig.DEFAULT_MAX_LEASE_TTL) > 0
+                      ? parsed.ttl()
+                      : RedlockConfig.DEFAULT_MAX_LEASE_TTL)
+              .build();
       Renewal.defaults().maxHold(parsed.maxHold()); // checks its range now, not after acquiring
     } catch (IllegalArgumentException e) {
       err.println("fencedlock exec: " + e.getMessage());
@@ -63,32 +66,43 @@ public final class ExecMain {
     }
   }
 
-  private static int holdAndRun(Redlock redlock, ExecArgs args, Map<String, String> env, PrintStream err) {
+  private static int holdAndRun(
+      Redlock redlock, ExecArgs args, Map<String, String> env, PrintStream err) {
     Lease lease;
     try {
       lease = redlock.acquire(args.resource(), args.ttl(), args.maxWait());
     } catch (LockAcquisitionException e) {
-      boolean noneAnswered = e.outcomes().stream().map(NodeOutcome::status)
-          .noneMatch(status -> status == NodeStatus.GRANTED || status == NodeStatus.REFUSED
-              || status == NodeStatus.UNINITIALIZED);
+      boolean noneAnswered =
+          e.outcomes().stream()
+              .map(NodeOutcome::status)
+              .noneMatch(
+                  status ->
+                      status == NodeStatus.GRANTED
+                          || status == NodeStatus.REFUSED
+                          || status == NodeStatus.UNINITIALIZED);
       err.println("fencedlock exec: " + e.getMessage());
       return noneAnswered ? ExitCode.NODES_UNREACHABLE.code : ExitCode.NOT_ACQUIRED.code;
     }
     // SIGTERM or Ctrl-C to exec: the command is stopped first, then the lock released, and exec
     // exits with the command's own status. Registered before the command starts, so a signal
     // in between still releases the lock.
-    java.util.concurrent.atomic.AtomicReference<ChildUnderLock> running = new java.util.concurrent.atomic.AtomicReference<>();
-    Thread onSignal = new Thread(() -> {
-      ChildUnderLock started = running.get();
-      if (started != null) {
-        started.stop(args.grace());
-      }
-      lease.close();
-      redlock.close();
-      if (started != null) {
-        Runtime.getRuntime().halt(started.exitStatusIfDone() < 0 ? 128 + 15 : started.exitStatusIfDone());
-      }
-    }, "fencedlock-exec-shutdown");
+    java.util.concurrent.atomic.AtomicReference<ChildUnderLock> running =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread onSignal =
+        new Thread(
+            () -> {
+              ChildUnderLock started = running.get();
+              if (started != null) {
+                started.stop(args.grace());
+              }
+              lease.close();
+              redlock.close();
+              if (started != null) {
+                Runtime.getRuntime()
+                    .halt(started.exitStatusIfDone() < 0 ? 128 + 15 : started.exitStatusIfDone());
+              }
+            },
+            "fencedlock-exec-shutdown");
     Runtime.getRuntime().addShutdownHook(onSignal);
     ChildUnderLock child;
     try {
@@ -101,11 +115,20 @@ public final class ExecMain {
     }
     running.set(child);
     lease.keepAlive(Renewal.defaults().ttl(args.ttl()).maxHold(args.maxHold()));
-    lease.lost().thenAccept(loss -> {
-      err.println("fencedlock exec: the lease on '" + args.resource() + "' was lost (" + loss.reason() + ": "
-          + loss.detail() + "); stopping the command");
-      child.stopInBackground(args.grace(), loss.validityLeft());
-    });
+    lease
+        .lost()
+        .thenAccept(
+            loss -> {
+              err.println(
+                  "fencedlock exec: the lease on '"
+                      + args.resource()
+                      + "' was lost ("
+                      + loss.reason()
+                      + ": "
+                      + loss.detail()
+                      + "); stopping the command");
+              child.stopInBackground(args.grace(), loss.validityLeft());
+            });
     int exit = child.awaitExit();
     lease.close();
     removeHook(onSignal);

@@ -1,8 +1,8 @@
 package io.fencedlock.cli.exec;
 
 /**
- * The exit codes of {@code ./fencedlock exec} that are its own; any other is the command's.
- * Chosen from sysexits.h where one fits, so they rarely clash with a command's own codes.
+ * The exit codes of {@code ./fencedlock exec} that are its own; any other is the command's. Chosen
+ * from sysexits.h where one fits, so they rarely clash with a command's own codes.
  */
 enum ExitCode {
   /** Bad options or arguments (EX_USAGE). */

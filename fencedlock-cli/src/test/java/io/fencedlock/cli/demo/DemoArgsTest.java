@@ -23,9 +23,11 @@ final class DemoArgsTest {
 
   @Test
   void demoParse_unknownOptionOrMissingValue_throws() {
-    assertThatIllegalArgumentException().isThrownBy(() -> DemoArgs.parse("--fast"))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> DemoArgs.parse("--fast"))
         .withMessageContaining("unknown option --fast");
-    assertThatIllegalArgumentException().isThrownBy(() -> DemoArgs.parse("--report"))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> DemoArgs.parse("--report"))
         .withMessageContaining("missing value");
   }
 }

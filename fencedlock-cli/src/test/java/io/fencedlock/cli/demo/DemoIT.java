@@ -34,8 +34,9 @@ final class DemoIT {
     DemoResult result;
     Optional<StoredObject> stored;
     try (DemoEnvironment env = DemoEnvironment.start(0)) {
-      result = new KleppmannScenario(env.nodeUris(), env.storageUrl(),
-          KleppmannScenario.DEFAULT_TTL).run(run -> {});
+      result =
+          new KleppmannScenario(env.nodeUris(), env.storageUrl(), KleppmannScenario.DEFAULT_TTL)
+              .run(run -> {});
       stored = FencedStorageClient.create(env.storageUrl()).get(KleppmannScenario.KEY);
     }
 
@@ -61,15 +62,21 @@ final class DemoIT {
   void launcher_demo_exitsZeroAndPrintsTheTimeline() {
     Path report = dir.resolve("launched/report.html");
     Path launcher = projectRoot().resolve("fencedlock");
-    try (ChildProcess demo = ChildProcess.start(dir, dir,
-        List.of(launcher.toString(), "demo", "--report", report.toString()))) {
+    try (ChildProcess demo =
+        ChildProcess.start(
+            dir, dir, List.of(launcher.toString(), "demo", "--report", report.toString()))) {
       int exit = demo.awaitExit(LAUNCHER);
 
       assertThat(exit).as("exit code; stderr:\n%s", demo.stderr()).isZero();
-      assertThat(demo.stdout()).contains(
-          "== fenced:", "REJECTED (409 Conflict, STALE: current token",
-          "client 1's stale write was rejected; client 2's update survives [as expected]",
-          "== unfenced:", "LOST UPDATE", "report: " + report, "demo OK");
+      assertThat(demo.stdout())
+          .contains(
+              "== fenced:",
+              "REJECTED (409 Conflict, STALE: current token",
+              "client 1's stale write was rejected; client 2's update survives [as expected]",
+              "== unfenced:",
+              "LOST UPDATE",
+              "report: " + report,
+              "demo OK");
     }
     assertThat(report).isRegularFile();
   }
@@ -94,15 +101,24 @@ final class DemoIT {
 
   /** The pause was real: client 2 got the lock, and client 1 wrote, only after its lease ended. */
   private static void assertClient1WroteAfterItsLeaseRanOut(RunResult run) {
-    Acquired lease1 = run.events().stream()
-        .filter(e -> e instanceof Acquired && e.actor().equals(CLIENT_1))
-        .map(Acquired.class::cast).findFirst().orElseThrow();
-    long client2Acquired = run.events().stream()
-        .filter(e -> e instanceof Acquired && e.actor().equals(CLIENT_2))
-        .mapToLong(TimelineEvent::atMillis).findFirst().orElseThrow();
-    long client1Wrote = run.events().stream()
-        .filter(e -> e instanceof Wrote && e.actor().equals(CLIENT_1))
-        .mapToLong(TimelineEvent::atMillis).findFirst().orElseThrow();
+    Acquired lease1 =
+        run.events().stream()
+            .filter(e -> e instanceof Acquired && e.actor().equals(CLIENT_1))
+            .map(Acquired.class::cast)
+            .findFirst()
+            .orElseThrow();
+    long client2Acquired =
+        run.events().stream()
+            .filter(e -> e instanceof Acquired && e.actor().equals(CLIENT_2))
+            .mapToLong(TimelineEvent::atMillis)
+            .findFirst()
+            .orElseThrow();
+    long client1Wrote =
+        run.events().stream()
+            .filter(e -> e instanceof Wrote && e.actor().equals(CLIENT_1))
+            .mapToLong(TimelineEvent::atMillis)
+            .findFirst()
+            .orElseThrow();
     assertThat(client2Acquired).isGreaterThanOrEqualTo(lease1.validUntilMillis());
     assertThat(client1Wrote).isGreaterThan(lease1.validUntilMillis());
   }

@@ -51,8 +51,12 @@ final class RunResultTest {
 
   @Test
   void asExpected_demoWithOneUnexpectedRun_isFalse() {
-    DemoResult demo = new DemoResult(SampleRuns.fencedAsExpected(),
-        SampleRuns.unfenced(CLIENT_2_VALUE), SampleRuns.demo().nodeUris(), "http://x");
+    DemoResult demo =
+        new DemoResult(
+            SampleRuns.fencedAsExpected(),
+            SampleRuns.unfenced(CLIENT_2_VALUE),
+            SampleRuns.demo().nodeUris(),
+            "http://x");
 
     assertThat(SampleRuns.demo().asExpected()).isTrue();
     assertThat(demo.asExpected()).isFalse();

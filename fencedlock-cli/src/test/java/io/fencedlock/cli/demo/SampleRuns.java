@@ -30,12 +30,20 @@ final class SampleRuns {
   /** A fenced run in which the stale write was rejected with {@code currentToken}. */
   static RunResult fenced(boolean client1Accepted, long currentToken, String finalValue) {
     WriteOutcome write2 = new WriteOutcome(true, OptionalLong.empty(), "200 OK");
-    WriteOutcome write1 = client1Accepted
-        ? new WriteOutcome(true, OptionalLong.empty(), "200 OK")
-        : new WriteOutcome(false, OptionalLong.of(currentToken), "409 Conflict");
-    return new RunResult(Mode.FENCED, events(OptionalLong.of(TOKEN_1), OptionalLong.of(TOKEN_2),
-        write1.accepted(), finalValue), OptionalLong.of(TOKEN_1), OptionalLong.of(TOKEN_2),
-        CLIENT_1_VALUE, CLIENT_2_VALUE, write2, write1, Optional.of(finalValue));
+    WriteOutcome write1 =
+        client1Accepted
+            ? new WriteOutcome(true, OptionalLong.empty(), "200 OK")
+            : new WriteOutcome(false, OptionalLong.of(currentToken), "409 Conflict");
+    return new RunResult(
+        Mode.FENCED,
+        events(OptionalLong.of(TOKEN_1), OptionalLong.of(TOKEN_2), write1.accepted(), finalValue),
+        OptionalLong.of(TOKEN_1),
+        OptionalLong.of(TOKEN_2),
+        CLIENT_1_VALUE,
+        CLIENT_2_VALUE,
+        write2,
+        write1,
+        Optional.of(finalValue));
   }
 
   /** The expected fenced run. */
@@ -46,20 +54,29 @@ final class SampleRuns {
   /** An unfenced run whose final value is {@code finalValue}. */
   static RunResult unfenced(String finalValue) {
     WriteOutcome accepted = new WriteOutcome(true, OptionalLong.empty(), "plain register");
-    return new RunResult(Mode.UNFENCED,
-        events(OptionalLong.empty(), OptionalLong.empty(), true, finalValue), OptionalLong.empty(),
-        OptionalLong.empty(), CLIENT_1_VALUE, CLIENT_2_VALUE, accepted, accepted,
+    return new RunResult(
+        Mode.UNFENCED,
+        events(OptionalLong.empty(), OptionalLong.empty(), true, finalValue),
+        OptionalLong.empty(),
+        OptionalLong.empty(),
+        CLIENT_1_VALUE,
+        CLIENT_2_VALUE,
+        accepted,
+        accepted,
         Optional.of(finalValue));
   }
 
   /** Both expected runs. */
   static DemoResult demo() {
-    return new DemoResult(fencedAsExpected(), unfenced(CLIENT_1_VALUE),
-        List.of("redis://127.0.0.1:7001"), "http://127.0.0.1:8080");
+    return new DemoResult(
+        fencedAsExpected(),
+        unfenced(CLIENT_1_VALUE),
+        List.of("redis://127.0.0.1:7001"),
+        "http://127.0.0.1:8080");
   }
 
-  private static List<TimelineEvent> events(OptionalLong token1, OptionalLong token2,
-      boolean client1Accepted, String finalValue) {
+  private static List<TimelineEvent> events(
+      OptionalLong token1, OptionalLong token2, boolean client1Accepted, String finalValue) {
     String resource = "demo:" + KEY;
     return List.of(
         new Acquired(10, CLIENT_1, resource, token1, 1960),

@@ -12,8 +12,26 @@ final class ExecArgsTest {
 
   @Test
   void parse_allOptions_readsThemAndTheCommandAfterTheSeparator() {
-    ExecArgs args = ExecArgs.parse(new String[] {"--nodes", "redis://a:1,redis://b:2", "--ttl", "500ms", "--wait", "0s",
-        "--grace", "2s", "--max-hold", "5m", "orders:42", "--", "sh", "-c", "echo --ttl"}, Map.of());
+    ExecArgs args =
+        ExecArgs.parse(
+            new String[] {
+              "--nodes",
+              "redis://a:1,redis://b:2",
+              "--ttl",
+              "500ms",
+              "--wait",
+              "0s",
+              "--grace",
+              "2s",
+              "--max-hold",
+              "5m",
+              "orders:42",
+              "--",
+              "sh",
+              "-c",
+              "echo --ttl"
+            },
+            Map.of());
 
     assertThat(args.nodes()).containsExactly("redis://a:1", "redis://b:2");
     assertThat(args.ttl()).isEqualTo(Duration.ofMillis(500));
@@ -26,20 +44,30 @@ final class ExecArgsTest {
 
   @Test
   void parse_nodesFromTheEnvironment_whenNoOptionGivesThem() {
-    ExecArgs args = ExecArgs.parse(new String[] {"r", "--", "true"}, Map.of("FENCEDLOCK_NODES", "redis://x:1, redis://y:2"));
+    ExecArgs args =
+        ExecArgs.parse(
+            new String[] {"r", "--", "true"},
+            Map.of("FENCEDLOCK_NODES", "redis://x:1, redis://y:2"));
     assertThat(args.nodes()).containsExactly("redis://x:1", "redis://y:2");
   }
 
   @Test
   void parse_badInput_throwsWithAMessageForTheUser() {
     Map<String, String> nodes = Map.of("FENCEDLOCK_NODES", "redis://x:1");
-    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"r", "true"}, nodes)).hasMessageContaining("--");
-    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"r", "--"}, nodes)).hasMessageContaining("COMMAND");
-    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"--", "true"}, nodes)).hasMessageContaining("RESOURCE");
-    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"r", "--", "true"}, Map.of())).hasMessageContaining("FENCEDLOCK_NODES");
-    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"--ttl", "10", "r", "--", "true"}, nodes)).hasMessageContaining("duration");
-    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"--bogus", "r", "--", "true"}, nodes)).hasMessageContaining("unknown option");
-    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"a", "b", "--", "true"}, nodes)).hasMessageContaining("one RESOURCE");
+    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"r", "true"}, nodes))
+        .hasMessageContaining("--");
+    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"r", "--"}, nodes))
+        .hasMessageContaining("COMMAND");
+    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"--", "true"}, nodes))
+        .hasMessageContaining("RESOURCE");
+    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"r", "--", "true"}, Map.of()))
+        .hasMessageContaining("FENCEDLOCK_NODES");
+    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"--ttl", "10", "r", "--", "true"}, nodes))
+        .hasMessageContaining("duration");
+    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"--bogus", "r", "--", "true"}, nodes))
+        .hasMessageContaining("unknown option");
+    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"a", "b", "--", "true"}, nodes))
+        .hasMessageContaining("one RESOURCE");
   }
 
   @Test

@@ -48,10 +48,21 @@ final class ExecIT {
   }
 
   @Test
-  void exec_commandSucceeds_seesTheLeaseInItsEnvironmentAndItsExitStatusIsExecs() throws IOException {
+  void exec_commandSucceeds_seesTheLeaseInItsEnvironmentAndItsExitStatusIsExecs()
+      throws IOException {
     Path seen = dir.resolve("env");
-    ChildProcess exec = exec(List.of("--ttl", "2s", "env:seen", "--", "sh", "-c",
-        "echo \"$FENCEDLOCK_RESOURCE $FENCEDLOCK_TOKEN $FENCEDLOCK_OWNER\" > " + seen + "; exit 7"));
+    ChildProcess exec =
+        exec(
+            List.of(
+                "--ttl",
+                "2s",
+                "env:seen",
+                "--",
+                "sh",
+                "-c",
+                "echo \"$FENCEDLOCK_RESOURCE $FENCEDLOCK_TOKEN $FENCEDLOCK_OWNER\" > "
+                    + seen
+                    + "; exit 7"));
 
     assertThat(exec.awaitExit(Timing.PROCESS)).as(exec.output()).isEqualTo(7);
     String[] env = Files.readString(seen).trim().split(" ");
@@ -66,8 +77,18 @@ final class ExecIT {
     Path log = dir.resolve("log");
     List<ChildProcess> execs = new ArrayList<>();
     for (int i = 0; i < 2; i++) {
-      execs.add(exec(List.of("--ttl", "2s", "--wait", "60s", "shared", "--", "sh", "-c",
-          "echo start $$ >> " + log + "; sleep 0.5; echo end $$ >> " + log)));
+      execs.add(
+          exec(
+              List.of(
+                  "--ttl",
+                  "2s",
+                  "--wait",
+                  "60s",
+                  "shared",
+                  "--",
+                  "sh",
+                  "-c",
+                  "echo start $$ >> " + log + "; sleep 0.5; echo end $$ >> " + log)));
     }
     for (ChildProcess exec : execs) {
       assertThat(exec.awaitExit(Timing.PROCESS)).as(exec.output()).isZero();
@@ -77,7 +98,8 @@ final class ExecIT {
     assertThat(lines).hasSize(4);
     for (int i = 0; i < 4; i += 2) {
       assertThat(lines.get(i)).startsWith("start");
-      assertThat(lines.get(i + 1)).isEqualTo(lines.get(i).replace("start", "end")); // each ends before the next starts
+      assertThat(lines.get(i + 1))
+          .isEqualTo(lines.get(i).replace("start", "end")); // each ends before the next starts
     }
   }
 
@@ -88,7 +110,9 @@ final class ExecIT {
         Lease held = holder.acquire("busy", Duration.ofSeconds(30), Timing.AWAIT)) {
       ChildProcess exec = exec(List.of("--wait", "0s", "busy", "--", "touch", ran.toString()));
 
-      assertThat(exec.awaitExit(Timing.PROCESS)).as(exec.output()).isEqualTo(ExitCode.NOT_ACQUIRED.code);
+      assertThat(exec.awaitExit(Timing.PROCESS))
+          .as(exec.output())
+          .isEqualTo(ExitCode.NOT_ACQUIRED.code);
     }
     assertThat(ran).doesNotExist();
   }
@@ -97,15 +121,31 @@ final class ExecIT {
   void exec_leaseLostWhileTheCommandRuns_stopsItWithSigtermAndExitsLeaseLost() throws IOException {
     Path terminated = dir.resolve("terminated");
     Path started = dir.resolve("started");
-    ChildProcess exec = exec(List.of("--ttl", "1s", "--grace", "5s", "lost", "--", "sh", "-c",
-        "trap 'echo term > " + terminated + "; exit 0' TERM; touch " + started + "; while true; do sleep 0.1; done"));
+    ChildProcess exec =
+        exec(
+            List.of(
+                "--ttl",
+                "1s",
+                "--grace",
+                "5s",
+                "lost",
+                "--",
+                "sh",
+                "-c",
+                "trap 'echo term > "
+                    + terminated
+                    + "; exit 0' TERM; touch "
+                    + started
+                    + "; while true; do sleep 0.1; done"));
     await().atMost(Timing.PROCESS).until(() -> Files.exists(started));
 
     for (int i = 0; i < 3; i++) {
       nodes.node(i).pause(); // renewal can no longer reach a quorum
     }
 
-    assertThat(exec.awaitExit(Timing.PROCESS)).as(exec.output()).isEqualTo(ExitCode.LEASE_LOST.code);
+    assertThat(exec.awaitExit(Timing.PROCESS))
+        .as(exec.output())
+        .isEqualTo(ExitCode.LEASE_LOST.code);
     assertThat(terminated).hasContent("term");
   }
 
@@ -113,23 +153,52 @@ final class ExecIT {
   void exec_leaseLost_stopsWhatTheCommandStartedToo() throws IOException {
     Path ticks = dir.resolve("ticks");
     Path started = dir.resolve("started");
-    ChildProcess exec = exec(List.of("--ttl", "1s", "--grace", "1s", "family", "--", "sh", "-c",
-        "(while true; do echo x >> " + ticks + "; sleep 0.05; done) & touch " + started + "; wait"));
+    ChildProcess exec =
+        exec(
+            List.of(
+                "--ttl",
+                "1s",
+                "--grace",
+                "1s",
+                "family",
+                "--",
+                "sh",
+                "-c",
+                "(while true; do echo x >> "
+                    + ticks
+                    + "; sleep 0.05; done) & touch "
+                    + started
+                    + "; wait"));
     await().atMost(Timing.PROCESS).until(() -> Files.exists(started));
     for (int i = 0; i < 3; i++) {
       nodes.node(i).pause();
     }
 
-    assertThat(exec.awaitExit(Timing.PROCESS)).as(exec.output()).isEqualTo(ExitCode.LEASE_LOST.code);
+    assertThat(exec.awaitExit(Timing.PROCESS))
+        .as(exec.output())
+        .isEqualTo(ExitCode.LEASE_LOST.code);
     long size = Files.size(ticks);
-    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> Files.size(ticks) == size);
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> Files.size(ticks) == size);
   }
 
   @Test
   void exec_pausedPastItsValidity_stopsTheCommandWhenResumed() throws IOException {
     Path started = dir.resolve("started");
-    ChildProcess exec = exec(List.of("--ttl", "1s", "--grace", "1s", "paused", "--", "sh", "-c",
-        "touch " + started + "; while true; do sleep 0.1; done"));
+    ChildProcess exec =
+        exec(
+            List.of(
+                "--ttl",
+                "1s",
+                "--grace",
+                "1s",
+                "paused",
+                "--",
+                "sh",
+                "-c",
+                "touch " + started + "; while true; do sleep 0.1; done"));
     await().atMost(Timing.PROCESS).until(() -> Files.exists(started) && holding("paused") >= 3);
     ProcessHandle jvm = ProcessHandle.of(exec.pid()).orElseThrow();
 
@@ -137,7 +206,9 @@ final class ExecIT {
     await().atMost(Timing.AWAIT).until(() -> holding("paused") == 0); // its keys expire
     signal(jvm, "CONT");
 
-    assertThat(exec.awaitExit(Timing.PROCESS)).as(exec.output()).isEqualTo(ExitCode.LEASE_LOST.code);
+    assertThat(exec.awaitExit(Timing.PROCESS))
+        .as(exec.output())
+        .isEqualTo(ExitCode.LEASE_LOST.code);
     assertThat(exec.stderr()).contains("EXPIRED");
   }
 
@@ -145,14 +216,28 @@ final class ExecIT {
   void exec_sigtermToExec_reachesTheCommandAndReleasesTheLock() throws IOException {
     Path terminated = dir.resolve("terminated");
     Path started = dir.resolve("started");
-    ChildProcess exec = exec(List.of("--ttl", "10s", "signalled", "--", "sh", "-c",
-        "trap 'echo term > " + terminated + "; exit 0' TERM; touch " + started + "; while true; do sleep 0.1; done"));
+    ChildProcess exec =
+        exec(
+            List.of(
+                "--ttl",
+                "10s",
+                "signalled",
+                "--",
+                "sh",
+                "-c",
+                "trap 'echo term > "
+                    + terminated
+                    + "; exit 0' TERM; touch "
+                    + started
+                    + "; while true; do sleep 0.1; done"));
     await().atMost(Timing.PROCESS).until(() -> Files.exists(started) && holding("signalled") >= 3);
 
     assertThat(exec.terminate(Timing.PROCESS)).as("the command's own status").isZero();
 
     assertThat(terminated).hasContent("term");
-    await().atMost(Timing.AWAIT).until(() -> holding("signalled") == 0); // released, long before its TTL
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> holding("signalled") == 0); // released, long before its TTL
   }
 
   @Test
@@ -160,15 +245,30 @@ final class ExecIT {
     ChildProcess usage = exec(List.of("resource-without-command"));
     assertThat(usage.awaitExit(Timing.PROCESS)).as(usage.output()).isEqualTo(ExitCode.USAGE.code);
 
-    ChildProcess unreachable = ChildProcess.start(dir, dir, Map.of(), ChildProcess.java(ExecMain.class,
-        "--nodes", "redis://127.0.0.1:1,redis://127.0.0.1:2,redis://127.0.0.1:3", "--wait", "0s", "r", "--", "true"));
-    assertThat(unreachable.awaitExit(Timing.PROCESS)).as(unreachable.output()).isEqualTo(ExitCode.NODES_UNREACHABLE.code);
+    ChildProcess unreachable =
+        ChildProcess.start(
+            dir,
+            dir,
+            Map.of(),
+            ChildProcess.java(
+                ExecMain.class,
+                "--nodes",
+                "redis://127.0.0.1:1,redis://127.0.0.1:2,redis://127.0.0.1:3",
+                "--wait",
+                "0s",
+                "r",
+                "--",
+                "true"));
+    assertThat(unreachable.awaitExit(Timing.PROCESS))
+        .as(unreachable.output())
+        .isEqualTo(ExitCode.NODES_UNREACHABLE.code);
   }
 
   private ChildProcess exec(List<String> args) {
     List<String> all = new ArrayList<>(List.of("--nodes", String.join(",", nodes.uris())));
     all.addAll(args);
-    return ChildProcess.start(dir, dir, Map.of(), ChildProcess.java(ExecMain.class, all.toArray(String[]::new)));
+    return ChildProcess.start(
+        dir, dir, Map.of(), ChildProcess.java(ExecMain.class, all.toArray(String[]::new)));
   }
 
   private static void signal(ProcessHandle process, String signal) throws IOException {
@@ -180,6 +280,8 @@ final class ExecIT {
   }
 
   private static long holding(String key) {
-    return nodes.nodes().stream().filter(n -> Long.valueOf(1).equals(n.command("EXISTS", key))).count();
+    return nodes.nodes().stream()
+        .filter(n -> Long.valueOf(1).equals(n.command("EXISTS", key)))
+        .count();
   }
 }

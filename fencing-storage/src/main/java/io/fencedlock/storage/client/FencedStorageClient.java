@@ -147,8 +147,8 @@ public final class FencedStorageClient implements FencedStore {
   }
 
   /**
-   * Does nothing: the client holds no connection that needs closing (the JDK's HTTP client
-   * releases idle ones by itself), so it stays usable. Idempotent.
+   * Does nothing: the client holds no connection that needs closing (the JDK's HTTP client releases
+   * idle ones by itself), so it stays usable. Idempotent.
    */
   @Override
   public void close() {
@@ -171,8 +171,7 @@ public final class FencedStorageClient implements FencedStore {
   private HttpRequest.Builder fenced(URI uri, long token, String owner) {
     return request(uri)
         .header(
-            StorageProtocol.TOKEN_HEADER,
-            Long.toString(StorageProtocol.requireValidToken(token)))
+            StorageProtocol.TOKEN_HEADER, Long.toString(StorageProtocol.requireValidToken(token)))
         .header(StorageProtocol.OWNER_HEADER, StorageProtocol.requireValidOwner(owner));
   }
 
@@ -256,7 +255,10 @@ public final class FencedStorageClient implements FencedStore {
 
   private static StorageClientException malformed(HttpResponse<byte[]> response, String what) {
     return new StorageClientException(
-        describe(response.request()) + " got a malformed response (" + what + "): "
+        describe(response.request())
+            + " got a malformed response ("
+            + what
+            + "): "
             + bodyText(response),
         response.statusCode());
   }

@@ -13,12 +13,12 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
- * Reads a request body into memory without holding a thread while the client is slow: each chunk
- * is taken when Jetty has it, and the reader asks to be called back for the next. A declared
- * {@code Content-Length} over the limit is refused before reading a byte; a chunked body is read
- * until one byte past the limit at most. The whole body must arrive within the body timeout, so a
- * client that trickles a byte now and then (which an idle timeout alone never cuts off) cannot keep
- * the request open. Thread-safe; one instance per request.
+ * Reads a request body into memory without holding a thread while the client is slow: each chunk is
+ * taken when Jetty has it, and the reader asks to be called back for the next. A declared {@code
+ * Content-Length} over the limit is refused before reading a byte; a chunked body is read until one
+ * byte past the limit at most. The whole body must arrive within the body timeout, so a client that
+ * trickles a byte now and then (which an idle timeout alone never cuts off) cannot keep the request
+ * open. Thread-safe; one instance per request.
  */
 final class BodyReader {
 

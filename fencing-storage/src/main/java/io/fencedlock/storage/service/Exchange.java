@@ -10,10 +10,10 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * One request and its answer, which is sent exactly once: the first of the normal answer, an
- * error, or a body deadline wins, and later attempts do nothing. When the response is written (or
- * fails) it completes Jetty's callback and records the request's latency. Thread-safe: the answer
- * may come from a store thread, an HTTP thread or the body deadline's timer.
+ * One request and its answer, which is sent exactly once: the first of the normal answer, an error,
+ * or a body deadline wins, and later attempts do nothing. When the response is written (or fails)
+ * it completes Jetty's callback and records the request's latency. Thread-safe: the answer may come
+ * from a store thread, an HTTP thread or the body deadline's timer.
  */
 final class Exchange {
   private static final String JSON = "application/json; charset=utf-8";

@@ -1,12 +1,12 @@
 package io.fencedlock.storage.service;
 
 import io.fencedlock.storage.store.StoreException;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.eclipse.jetty.http.HttpHeader;
-import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -41,8 +41,7 @@ final class HeadDeadline extends AbstractLifeCycle implements Runnable {
     this.timeoutNanos = timeout.toNanos();
     Duration quarter = timeout.dividedBy(4);
     this.sweepNanos =
-        Math.max(
-            SHORTEST_SWEEP.toNanos(), Math.min(LONGEST_SWEEP.toNanos(), quarter.toNanos()));
+        Math.max(SHORTEST_SWEEP.toNanos(), Math.min(LONGEST_SWEEP.toNanos(), quarter.toNanos()));
     this.metrics = metrics;
   }
 

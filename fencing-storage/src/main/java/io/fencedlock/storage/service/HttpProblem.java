@@ -3,8 +3,8 @@ package io.fencedlock.storage.service;
 import java.util.Optional;
 
 /**
- * A request the service refuses with a 4xx status before touching any state. Thrown by parsing
- * and validation, turned into a JSON error by {@code Router}. Immutable.
+ * A request the service refuses with a 4xx status before touching any state. Thrown by parsing and
+ * validation, turned into a JSON error by {@code Router}. Immutable.
  */
 final class HttpProblem extends RuntimeException {
   private static final long serialVersionUID = 1L;

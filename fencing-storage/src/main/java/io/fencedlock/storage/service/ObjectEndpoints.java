@@ -66,7 +66,9 @@ final class ObjectEndpoints {
   /** {@code GET /objects/{key}}. */
   CompletableFuture<Void> get(Exchange exchange, String rawKey) {
     String key = validKey(rawKey);
-    return workers.submit(() -> store.get(key)).thenAccept(found -> answerGet(exchange, key, found));
+    return workers
+        .submit(() -> store.get(key))
+        .thenAccept(found -> answerGet(exchange, key, found));
   }
 
   private static void answerGet(Exchange exchange, String key, Optional<StoredObject> found) {

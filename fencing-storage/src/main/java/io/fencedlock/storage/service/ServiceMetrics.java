@@ -41,9 +41,7 @@ final class ServiceMetrics {
 
   /** Registers the gauges of store calls running and of requests waiting for a store thread. */
   void storeLoad(IntSupplier running, IntSupplier queued) {
-    Gauge.builder(RUNNING, running::getAsInt)
-        .description("store calls running")
-        .register(registry);
+    Gauge.builder(RUNNING, running::getAsInt).description("store calls running").register(registry);
     Gauge.builder(QUEUED, queued::getAsInt)
         .description("requests waiting for a store thread")
         .register(registry);

@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * Settings of a {@link StorageService}: where it listens and stores, and the limits that keep slow
  * or hostile clients and overload from starving it. Immutable and thread-safe; made by {@link
- * #builder()}. Every limit has a default meant for production use; the storage README explains each.
+ * #builder()}. Every limit has a default meant for production use; the storage README explains
+ * each.
  *
  * <p>The service always binds to the loopback interface.
  */
@@ -162,8 +163,8 @@ public final class StorageConfig {
     /**
      * Sets the database. For SQLite the file's directory must exist.
      *
-     * @throws IllegalArgumentException unless a {@code jdbc:sqlite:} or {@code
-     *     jdbc:postgresql:} URL
+     * @throws IllegalArgumentException unless a {@code jdbc:sqlite:} or {@code jdbc:postgresql:}
+     *     URL
      */
     public Builder jdbcUrl(String jdbcUrl) {
       JdbcFencedStore.requireSupportedUrl(jdbcUrl);
@@ -252,8 +253,8 @@ public final class StorageConfig {
     }
 
     /**
-     * Records the service's meters in {@code registry} (see the storage README for names and
-     * tags). Without one, nothing is recorded.
+     * Records the service's meters in {@code registry} (see the storage README for names and tags).
+     * Without one, nothing is recorded.
      *
      * @throws NullPointerException if {@code registry} is null
      */

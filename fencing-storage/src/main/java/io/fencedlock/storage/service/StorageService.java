@@ -4,8 +4,8 @@ import io.fencedlock.storage.FencedStore;
 import io.fencedlock.storage.StorageProtocol;
 import io.fencedlock.storage.store.JdbcFencedStore;
 import io.fencedlock.storage.store.StoreException;
-import java.io.UncheckedIOException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.Server;
@@ -57,8 +57,7 @@ public final class StorageService implements AutoCloseable {
     Server server = null;
     try {
       server = JettyServers.create(config, metrics);
-      server.setHandler(
-          JettyServers.graceful(handler(config, store, workers, metrics, server)));
+      server.setHandler(JettyServers.graceful(handler(config, store, workers, metrics, server)));
       server.start();
       StorageService service = new StorageService(config, store, workers, server);
       log.info("fenced storage at {} on {}", service.url(), config.jdbcUrl());

@@ -13,8 +13,8 @@ import java.util.concurrent.CountDownLatch;
  * SQLite file path; the default is {@value MainArgs#DEFAULT_DATABASE} under the working directory,
  * so data survives restarts. Once serving it prints exactly one line {@code listening on
  * http://127.0.0.1:PORT} to standard output (logs go to standard error). On SIGTERM it stops
- * accepting, finishes running requests, closes the database and prints {@code stopped}. Exit code
- * 2 for bad arguments, 1 if it cannot start.
+ * accepting, finishes running requests, closes the database and prints {@code stopped}. Exit code 2
+ * for bad arguments, 1 if it cannot start.
  */
 public final class StorageServiceMain {
 

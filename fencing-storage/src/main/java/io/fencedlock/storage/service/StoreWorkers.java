@@ -91,8 +91,8 @@ final class StoreWorkers implements AutoCloseable {
   }
 
   /**
-   * Refuses new calls, lets queued and running ones finish for up to {@code grace}, then
-   * interrupts what is left.
+   * Refuses new calls, lets queued and running ones finish for up to {@code grace}, then interrupts
+   * what is left.
    *
    * @return whether everything finished in time
    */

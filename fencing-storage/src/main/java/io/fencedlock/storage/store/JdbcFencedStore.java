@@ -23,9 +23,9 @@ import java.util.Optional;
  * affected rows (1 or 0) says whether it was accepted. Java never reads the token in order to
  * decide. Only after a rejection does it read the current token and owner, to report them and to
  * tell {@code STALE} from {@code ALARM}. That read runs in the same transaction: on SQLite the
- * transaction holds the database write lock from its start ({@code BEGIN IMMEDIATE}); on
- * PostgreSQL the rejected upsert leaves the conflicting row locked until commit. So the reported
- * token is the one the write was rejected against.
+ * transaction holds the database write lock from its start ({@code BEGIN IMMEDIATE}); on PostgreSQL
+ * the rejected upsert leaves the conflicting row locked until commit. So the reported token is the
+ * one the write was rejected against.
  *
  * <p>Thread-safe. Creates the table on open if it is absent.
  */
@@ -188,8 +188,8 @@ public final class JdbcFencedStore implements FencedStore {
         });
   }
 
-  private static WriteResult rejection(
-      Connection connection, String key, long token, String owner) throws SQLException {
+  private static WriteResult rejection(Connection connection, String key, long token, String owner)
+      throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(HIGH_WATER_SQL)) {
       statement.setString(1, key);
       try (ResultSet row = statement.executeQuery()) {

@@ -91,8 +91,7 @@ final class FencedStorageClientIT {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> client.put("k", new byte[0], 1, ""))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> client.get(".."))
-        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> client.get("..")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(
             () -> client.put("k", new byte[StorageProtocol.MAX_VALUE_BYTES + 1], 1, OWNER))
         .isInstanceOf(IllegalArgumentException.class);

@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A private PostgreSQL server for tests: initdb into a temp directory (trust auth), started on a
  * free loopback port with fsync on, stopped and deleted by {@link #close()} or, failing that, by a
- * shutdown hook. Never uses a server someone else started. Runs PostgreSQL as user {@code
- * postgres} through {@code runuser} when this JVM is root, since PostgreSQL refuses to run as
- * root. Thread-safe.
+ * shutdown hook. Never uses a server someone else started. Runs PostgreSQL as user {@code postgres}
+ * through {@code runuser} when this JVM is root, since PostgreSQL refuses to run as root.
+ * Thread-safe.
  */
 final class PostgresServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PostgresServer.class);
@@ -60,8 +60,20 @@ final class PostgresServer implements AutoCloseable {
     Path baseDir = createBaseDir();
     PostgresServer server = null;
     try {
-      run(bin, baseDir, "initdb", "-D", dataDir(baseDir).toString(), "-A", "trust", "-U",
-          OS_USER, "-E", "UTF8", "--no-sync", "--no-instructions");
+      run(
+          bin,
+          baseDir,
+          "initdb",
+          "-D",
+          dataDir(baseDir).toString(),
+          "-A",
+          "trust",
+          "-U",
+          OS_USER,
+          "-E",
+          "UTF8",
+          "--no-sync",
+          "--no-instructions");
       server = startOnFreePort(bin, baseDir);
       server.awaitConnections();
       log.info("PostgreSQL from {} listening on 127.0.0.1:{}", bin, server.port);
@@ -113,10 +125,24 @@ final class PostgresServer implements AutoCloseable {
     for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
       int port = freePort();
       try {
-        run(bin, baseDir, "pg_ctl", "start", "-w", "-t", "60", "-D",
-            dataDir(baseDir).toString(), "-l", baseDir.resolve("postgres.log").toString(), "-o",
-            "-c listen_addresses=127.0.0.1 -c unix_socket_directories=" + baseDir
-                + " -p " + port + " -c fsync=on");
+        run(
+            bin,
+            baseDir,
+            "pg_ctl",
+            "start",
+            "-w",
+            "-t",
+            "60",
+            "-D",
+            dataDir(baseDir).toString(),
+            "-l",
+            baseDir.resolve("postgres.log").toString(),
+            "-o",
+            "-c listen_addresses=127.0.0.1 -c unix_socket_directories="
+                + baseDir
+                + " -p "
+                + port
+                + " -c fsync=on");
         return new PostgresServer(bin, baseDir, port);
       } catch (IllegalStateException e) {
         // Most likely someone took the port between our probe and the server's bind; retry.
@@ -144,7 +170,17 @@ final class PostgresServer implements AutoCloseable {
       return;
     }
     try {
-      run(bin, baseDir, "pg_ctl", "stop", "-m", "fast", "-w", "-t", "60", "-D",
+      run(
+          bin,
+          baseDir,
+          "pg_ctl",
+          "stop",
+          "-m",
+          "fast",
+          "-w",
+          "-t",
+          "60",
+          "-D",
           dataDir(baseDir).toString());
     } catch (RuntimeException e) {
       log.warn("stopping PostgreSQL in {} failed", baseDir, e);
@@ -193,7 +229,10 @@ final class PostgresServer implements AutoCloseable {
       }
       if (process.exitValue() != 0) {
         throw new IllegalStateException(
-            String.join(" ", command) + " failed with " + process.exitValue() + ":\n"
+            String.join(" ", command)
+                + " failed with "
+                + process.exitValue()
+                + ":\n"
                 + Files.readString(output));
       }
     } catch (IOException e) {

@@ -11,8 +11,8 @@ import java.sql.Statement;
  * Release by closing. Not thread-safe.
  *
  * <p>Not for SQLite: the service's single connection takes SQLite's write lock again as soon as it
- * commits (the driver begins the next transaction at once, and the store begins them IMMEDIATE),
- * so no second connection ever gets it while the service runs.
+ * commits (the driver begins the next transaction at once, and the store begins them IMMEDIATE), so
+ * no second connection ever gets it while the service runs.
  */
 final class DatabaseLock implements AutoCloseable {
   private final Connection connection;
@@ -36,7 +36,8 @@ final class DatabaseLock implements AutoCloseable {
 
   @Override
   public void close() throws SQLException {
-    try (connection; Statement statement = connection.createStatement()) {
+    try (connection;
+        Statement statement = connection.createStatement()) {
       statement.execute("ROLLBACK");
     }
   }

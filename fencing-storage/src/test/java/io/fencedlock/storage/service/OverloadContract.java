@@ -46,14 +46,17 @@ abstract class OverloadContract {
   private static final int WRITERS = 64;
   private static final int WRITES_PER_WRITER = 20;
 
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private StorageService service;
   private String jdbcUrl;
 
   /** A JDBC URL of a new, empty database. */
   abstract String newDatabaseUrl();
 
-  /** Whether {@link DatabaseLock} can make this database's writes wait (see there why not SQLite). */
+  /**
+   * Whether {@link DatabaseLock} can make this database's writes wait (see there why not SQLite).
+   */
   abstract boolean writesCanBeHeldFromOutside();
 
   /** One answered write: its token and the response. */
@@ -76,8 +79,12 @@ abstract class OverloadContract {
     List<Outcome> accepted = withStatus(outcomes, 200);
     List<Outcome> stale = withStatus(outcomes, 409);
     List<Outcome> refused = withStatus(outcomes, 503);
-    log.info("{} writes: {} accepted, {} stale, {} refused with 503",
-        outcomes.size(), accepted.size(), stale.size(), refused.size());
+    log.info(
+        "{} writes: {} accepted, {} stale, {} refused with 503",
+        outcomes.size(),
+        accepted.size(),
+        stale.size(),
+        refused.size());
     assertThat(outcomes).hasSize(WRITERS * WRITES_PER_WRITER);
     assertThat(outcomes).extracting(Outcome::status).containsOnly(200, 409, 503);
     assertThat(accepted).as("accepted").isNotEmpty();
@@ -94,7 +101,8 @@ abstract class OverloadContract {
 
   @Test
   void put_queueFull_503WithRetryAfterAndNothingChanged() throws Exception {
-    Assumptions.assumeTrue(writesCanBeHeldFromOutside(), "the database's write lock cannot be held");
+    Assumptions.assumeTrue(
+        writesCanBeHeldFromOutside(), "the database's write lock cannot be held");
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     start(1, 1, meters);
     FencedStorageClient client = FencedStorageClient.create(service.url());
@@ -105,18 +113,24 @@ abstract class OverloadContract {
     Outcome refused;
     try (DatabaseLock lock = DatabaseLock.hold(jdbcUrl)) {
       running = putAsync("k", 2);
-      await("a store call waiting for the lock").atMost(Timing.AWAIT).pollInterval(Timing.POLL)
+      await("a store call waiting for the lock")
+          .atMost(Timing.AWAIT)
+          .pollInterval(Timing.POLL)
           .until(() -> meters.get(ServiceMetrics.RUNNING).gauge().value() == 1);
       queued = putAsync("k", 3);
-      await("a request in the queue").atMost(Timing.AWAIT).pollInterval(Timing.POLL)
+      await("a request in the queue")
+          .atMost(Timing.AWAIT)
+          .pollInterval(Timing.POLL)
           .until(() -> meters.get(ServiceMetrics.QUEUED).gauge().value() == 1);
 
       refused = put("k", 4);
     }
 
     assertOverloadAnswer(refused);
-    assertThat(running.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode()).isEqualTo(200);
-    assertThat(queued.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode()).isEqualTo(200);
+    assertThat(running.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
+        .isEqualTo(200);
+    assertThat(queued.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
+        .isEqualTo(200);
     assertThat(client.get("k")).contains(new StoredObject(value(3), 3, OWNER));
     assertThat(client.stats()).isEqualTo(new Stats(3, 0, 0));
     assertThat(meters.get(ServiceMetrics.OVERLOADS).tag("endpoint", "object_put").counter().count())
@@ -125,8 +139,14 @@ abstract class OverloadContract {
 
   private void start(int threads, int queue, SimpleMeterRegistry meters) {
     jdbcUrl = newDatabaseUrl();
-    service = StorageService.start(StorageConfig.builder().jdbcUrl(jdbcUrl).workerThreads(threads)
-        .queueCapacity(queue).meterRegistry(meters).build());
+    service =
+        StorageService.start(
+            StorageConfig.builder()
+                .jdbcUrl(jdbcUrl)
+                .workerThreads(threads)
+                .queueCapacity(queue)
+                .meterRegistry(meters)
+                .build());
   }
 
   private List<Outcome> runWriters() throws Exception {
@@ -137,13 +157,15 @@ abstract class OverloadContract {
     try {
       List<Future<?>> writers = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
-        writers.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < WRITES_PER_WRITER; i++) {
-            outcomes.add(put("hot", tokens.incrementAndGet()));
-          }
-          return null;
-        }));
+        writers.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < WRITES_PER_WRITER; i++) {
+                    outcomes.add(put("hot", tokens.incrementAndGet()));
+                  }
+                  return null;
+                }));
       }
       start.countDown();
       for (Future<?> writer : writers) {
@@ -156,9 +178,13 @@ abstract class OverloadContract {
   }
 
   private Outcome put(String key, long token) throws IOException, InterruptedException {
-    HttpResponse<String> response = http.send(request(key, token), HttpResponse.BodyHandlers.ofString());
-    return new Outcome(token, response.statusCode(),
-        response.headers().firstValue("Retry-After").orElse(null), response.body());
+    HttpResponse<String> response =
+        http.send(request(key, token), HttpResponse.BodyHandlers.ofString());
+    return new Outcome(
+        token,
+        response.statusCode(),
+        response.headers().firstValue("Retry-After").orElse(null),
+        response.body());
   }
 
   private CompletableFuture<HttpResponse<String>> putAsync(String key, long token) {

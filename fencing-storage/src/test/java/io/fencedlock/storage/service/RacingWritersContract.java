@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fencedlock.storage.Stats;
 import io.fencedlock.storage.StoredObject;
+import io.fencedlock.storage.WriteResult;
 import io.fencedlock.storage.WriteResult.Reason;
 import io.fencedlock.storage.WriteResult.Rejected;
-import io.fencedlock.storage.WriteResult;
 import io.fencedlock.storage.client.FencedStorageClient;
 import io.fencedlock.testkit.support.Timing;
 import java.util.ArrayList;
@@ -46,7 +46,13 @@ abstract class RacingWritersContract {
 
   /** One completed put, with client-side invoke and completion times. */
   record Op(
-      String key, long token, String owner, String value, int seq, long invoked, long completed,
+      String key,
+      long token,
+      String owner,
+      String value,
+      int seq,
+      long invoked,
+      long completed,
       WriteResult result) {}
 
   /** A JDBC URL of a new, empty database. */
@@ -114,8 +120,8 @@ abstract class RacingWritersContract {
   }
 
   /**
-   * If op A completed before op B was invoked, B may be accepted only with a token at least A's
-   * (A accepted) or at least the high-water mark A was told about (A rejected).
+   * If op A completed before op B was invoked, B may be accepted only with a token at least A's (A
+   * accepted) or at least the high-water mark A was told about (A rejected).
    */
   private static void assertNoAcceptanceGoesBack(List<Op> ops) {
     List<String> violations = new ArrayList<>();

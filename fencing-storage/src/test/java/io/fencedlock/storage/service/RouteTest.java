@@ -25,8 +25,18 @@ final class RouteTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "/", "/objects", "/objects/a/b", "/objects/a/b/fence", "/stats/",
-      "/objects/k/fence/", "/objects/k/unfence", "/x/objects/k"})
+  @ValueSource(
+      strings = {
+        "",
+        "/",
+        "/objects",
+        "/objects/a/b",
+        "/objects/a/b/fence",
+        "/stats/",
+        "/objects/k/fence/",
+        "/objects/k/unfence",
+        "/x/objects/k"
+      })
   void parse_unknownPaths_empty(String path) {
     assertThat(Route.parse(path)).isEmpty();
   }

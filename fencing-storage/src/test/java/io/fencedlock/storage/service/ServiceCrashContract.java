@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.storage.StoredObject;
-import io.fencedlock.storage.WriteResult.Rejected;
 import io.fencedlock.storage.WriteResult;
+import io.fencedlock.storage.WriteResult.Rejected;
 import io.fencedlock.storage.client.FencedStorageClient;
 import io.fencedlock.storage.client.StorageClientException;
 import io.fencedlock.testkit.support.Timing;

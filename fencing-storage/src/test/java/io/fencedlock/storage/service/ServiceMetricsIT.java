@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The meters the storage README documents, in a {@link SimpleMeterRegistry}, after real requests.
- * Overloads and timeouts are counted in the tests that cause them ({@code OverloadContract},
- * {@code SlowClientsIT}).
+ * Overloads and timeouts are counted in the tests that cause them ({@code OverloadContract}, {@code
+ * SlowClientsIT}).
  */
 final class ServiceMetricsIT {
   private static final String A = "0123456789abcdef0123456789abcdef";
@@ -27,8 +27,12 @@ final class ServiceMetricsIT {
 
   @BeforeEach
   void start() {
-    service = StorageService.start(StorageConfig.builder()
-        .jdbcUrl("jdbc:sqlite:" + dir.resolve("metrics.db")).meterRegistry(meters).build());
+    service =
+        StorageService.start(
+            StorageConfig.builder()
+                .jdbcUrl("jdbc:sqlite:" + dir.resolve("metrics.db"))
+                .meterRegistry(meters)
+                .build());
     client = FencedStorageClient.create(service.url());
   }
 
@@ -66,19 +70,30 @@ final class ServiceMetricsIT {
     assertThat(requests("health", "200")).isEqualTo(1);
     assertThat(requests("stats", "200")).isEqualTo(1);
     assertThat(meters.get(ServiceMetrics.REQUESTS).tag("endpoint", "object_put").timers())
-        .allSatisfy(timer -> assertThat(timer.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive());
+        .allSatisfy(
+            timer ->
+                assertThat(timer.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS))
+                    .isPositive());
     assertThat(meters.get(ServiceMetrics.QUEUED).gauge().value()).isZero();
     assertThat(meters.get(ServiceMetrics.RUNNING).gauge().value()).isZero();
   }
 
   private double writes(String operation, String result) {
-    return meters.get(ServiceMetrics.WRITES).tag("operation", operation).tag("result", result)
-        .counter().count();
+    return meters
+        .get(ServiceMetrics.WRITES)
+        .tag("operation", operation)
+        .tag("result", result)
+        .counter()
+        .count();
   }
 
   private long requests(String endpoint, String status) {
-    return meters.get(ServiceMetrics.REQUESTS).tag("endpoint", endpoint).tag("status", status)
-        .timer().count();
+    return meters
+        .get(ServiceMetrics.REQUESTS)
+        .tag("endpoint", endpoint)
+        .tag("status", status)
+        .timer()
+        .count();
   }
 
   private static byte[] bytes(String text) {

@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 
 /**
  * {@link StorageServiceMain} in a child JVM on this test's classpath, so a test can kill it for
- * real ({@code kill -9}) or stop it with SIGTERM. Output goes to files in the given directory.
- * Not thread-safe: one test drives it.
+ * real ({@code kill -9}) or stop it with SIGTERM. Output goes to files in the given directory. Not
+ * thread-safe: one test drives it.
  */
 final class ServiceProcess implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("^listening on (http://\\S+)$");

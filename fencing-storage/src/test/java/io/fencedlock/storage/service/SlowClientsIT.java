@@ -2,7 +2,6 @@ package io.fencedlock.storage.service;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.fencedlock.storage.WriteResult;
@@ -33,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Slow and stalled clients cannot starve the service: while 1,000 connections stall (in the middle
- * of a head, in the middle of a body, idle between keep-alive requests), normal clients still
- * write and the health check still answers; then the server's own timeouts close every stalled
+ * of a head, in the middle of a body, idle between keep-alive requests), normal clients still write
+ * and the health check still answers; then the server's own timeouts close every stalled
  * connection. Clients that trickle a byte now and then, which no idle timeout cuts off, are cut off
  * by the head and body deadlines. Outcomes are asserted, not durations. SQLite only: the database
  * plays no part in how the HTTP layer treats slow clients.
@@ -44,6 +43,7 @@ final class SlowClientsIT {
   private static final int WRITERS = 4;
   private static final int WRITES_PER_WRITER = 25;
   private static final String OWNER = "0123456789abcdef0123456789abcdef";
+
   /** Long enough to stay open while normal clients work; the checks below prove they did. */
   private static final Duration STALL_TIMEOUTS = Timing.scaled(Duration.ofSeconds(5));
 
@@ -92,8 +92,13 @@ final class SlowClientsIT {
   @Test
   void headTrickledNeverIdle_closedByHeadDeadline() throws Exception {
     start(Timing.scaled(Duration.ofSeconds(1)), Timing.WORKLOAD, Timing.WORKLOAD);
-    String head = "PUT /objects/trickle HTTP/1.1\r\nHost: x\r\nLock-Owner: " + OWNER + "\r\n"
-        + "X-Padding: " + "p".repeat(4000) + "\r\n";
+    String head =
+        "PUT /objects/trickle HTTP/1.1\r\nHost: x\r\nLock-Owner: "
+            + OWNER
+            + "\r\n"
+            + "X-Padding: "
+            + "p".repeat(4000)
+            + "\r\n";
 
     try (Socket socket = new Socket(service.url().getHost(), service.url().getPort())) {
       trickleUntilClosed(socket, head.getBytes(StandardCharsets.US_ASCII));
@@ -106,12 +111,16 @@ final class SlowClientsIT {
   @Test
   void bodyTrickledNeverIdle_408AndClosedByBodyDeadlineAndNothingWritten() throws Exception {
     start(Timing.WORKLOAD, Timing.scaled(Duration.ofSeconds(1)), Timing.WORKLOAD);
-    String head = "PUT /objects/trickle HTTP/1.1\r\nHost: x\r\nFencing-Token: 1\r\n"
-        + "Lock-Owner: " + OWNER + "\r\nContent-Length: 4000\r\n\r\n";
+    String head =
+        "PUT /objects/trickle HTTP/1.1\r\nHost: x\r\nFencing-Token: 1\r\n"
+            + "Lock-Owner: "
+            + OWNER
+            + "\r\nContent-Length: 4000\r\n\r\n";
 
     try (Socket socket = new Socket(service.url().getHost(), service.url().getPort())) {
       socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
-      String answer = trickleUntilClosed(socket, "b".repeat(4000).getBytes(StandardCharsets.US_ASCII));
+      String answer =
+          trickleUntilClosed(socket, "b".repeat(4000).getBytes(StandardCharsets.US_ASCII));
       assertThat(answer).startsWith("HTTP/1.1 408 ").contains("\"error\"");
     }
 
@@ -128,14 +137,18 @@ final class SlowClientsIT {
     ScheduledExecutorService trickler = Executors.newSingleThreadScheduledExecutor();
     try {
       int[] next = {0};
-      trickler.scheduleAtFixedRate(() -> {
-        try {
-          out.write(bytes[next[0]++ % bytes.length]);
-          out.flush();
-        } catch (IOException closed) {
-          throw new IllegalStateException("closed by the server", closed); // ends the schedule
-        }
-      }, 0, Timing.POLL.toMillis(), TimeUnit.MILLISECONDS);
+      trickler.scheduleAtFixedRate(
+          () -> {
+            try {
+              out.write(bytes[next[0]++ % bytes.length]);
+              out.flush();
+            } catch (IOException closed) {
+              throw new IllegalStateException("closed by the server", closed); // ends the schedule
+            }
+          },
+          0,
+          Timing.POLL.toMillis(),
+          TimeUnit.MILLISECONDS);
       return StalledConnections.readUntilClosed(socket, Timing.AWAIT);
     } finally {
       trickler.shutdownNow();
@@ -144,20 +157,23 @@ final class SlowClientsIT {
 
   private void writeAndCheckHealthMeanwhile() throws Exception {
     FencedStorageClient client =
-        new FencedStorageClient(service.url(), FencedStorageClient.DEFAULT_CONNECT_TIMEOUT, Timing.AWAIT);
+        new FencedStorageClient(
+            service.url(), FencedStorageClient.DEFAULT_CONNECT_TIMEOUT, Timing.AWAIT);
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
     try {
       List<Future<Void>> writers = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
         String key = "normal-" + w;
-        writers.add(pool.submit(() -> {
-          for (int token = 1; token <= WRITES_PER_WRITER; token++) {
-            assertThat(client.put(key, ("v" + token).getBytes(UTF_8), token, OWNER))
-                .isEqualTo(new WriteResult.Accepted(token));
-            assertThat(client.isHealthy()).as("health while stalled").isTrue();
-          }
-          return null;
-        }));
+        writers.add(
+            pool.submit(
+                () -> {
+                  for (int token = 1; token <= WRITES_PER_WRITER; token++) {
+                    assertThat(client.put(key, ("v" + token).getBytes(UTF_8), token, OWNER))
+                        .isEqualTo(new WriteResult.Accepted(token));
+                    assertThat(client.isHealthy()).as("health while stalled").isTrue();
+                  }
+                  return null;
+                }));
       }
       for (Future<Void> writer : writers) {
         writer.get(Timing.WORKLOAD.toMillis(), TimeUnit.MILLISECONDS);
@@ -168,13 +184,15 @@ final class SlowClientsIT {
   }
 
   private void start(Duration head, Duration body, Duration idle) {
-    service = StorageService.start(StorageConfig.builder()
-        .jdbcUrl("jdbc:sqlite:" + dir.resolve("slow.db"))
-        .headerTimeout(head)
-        .bodyTimeout(body)
-        .idleTimeout(idle)
-        .meterRegistry(meters)
-        .build());
+    service =
+        StorageService.start(
+            StorageConfig.builder()
+                .jdbcUrl("jdbc:sqlite:" + dir.resolve("slow.db"))
+                .headerTimeout(head)
+                .bodyTimeout(body)
+                .idleTimeout(idle)
+                .meterRegistry(meters)
+                .build());
   }
 
   private double timeouts(String phase) {

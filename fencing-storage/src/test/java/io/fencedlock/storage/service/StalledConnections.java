@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Plain sockets that open a connection to the service and then stall in one phase of a request:
- * in the middle of its head, in the middle of its body, or idle after a complete keep-alive
- * exchange. They only watch what the server does with them. Not thread-safe.
+ * Plain sockets that open a connection to the service and then stall in one phase of a request: in
+ * the middle of its head, in the middle of its body, or idle after a complete keep-alive exchange.
+ * They only watch what the server does with them. Not thread-safe.
  */
 final class StalledConnections implements AutoCloseable {
 
@@ -41,13 +41,22 @@ final class StalledConnections implements AutoCloseable {
   void open(Kind kind) throws IOException {
     Socket socket = new Socket(base.getHost(), base.getPort());
     open.add(new Stalled(kind, socket));
-    socket.setSoTimeout((int) Timing.AWAIT.toMillis()); // a server that stops answering fails, not hangs
+    socket.setSoTimeout(
+        (int) Timing.AWAIT.toMillis()); // a server that stops answering fails, not hangs
     OutputStream out = socket.getOutputStream();
     String host = "Host: " + base.getAuthority() + "\r\n";
     switch (kind) {
-      case PARTIAL_HEAD -> out.write(ascii("PUT /objects/stalled HTTP/1.1\r\n" + host + "Fencing-To"));
-      case PARTIAL_BODY -> out.write(ascii("PUT /objects/stalled HTTP/1.1\r\n" + host
-          + "Fencing-Token: 1\r\nLock-Owner: stalled\r\nContent-Length: 100\r\n\r\n0123456789"));
+      case PARTIAL_HEAD ->
+          out.write(ascii("PUT /objects/stalled HTTP/1.1\r\n" + host + "Fencing-To"));
+      case PARTIAL_BODY ->
+          out.write(
+              ascii(
+                  "PUT /objects/stalled HTTP/1.1\r\n"
+                      + host
+                      + "Fencing-Token: 1\r\n"
+                      + "Lock-Owner: stalled\r\n"
+                      + "Content-Length: 100\r\n\r\n"
+                      + "0123456789"));
       case IDLE_KEEP_ALIVE -> {
         out.write(ascii("GET /health HTTP/1.1\r\n" + host + "\r\n"));
         readOneResponse(socket.getInputStream());
@@ -74,8 +83,8 @@ final class StalledConnections implements AutoCloseable {
   }
 
   /**
-   * Reads what the server sends until it closes the connection, waiting at most {@code bound}
-   * for each read; returns it, or throws {@link SocketTimeoutException} if the server keeps the
+   * Reads what the server sends until it closes the connection, waiting at most {@code bound} for
+   * each read; returns it, or throws {@link SocketTimeoutException} if the server keeps the
    * connection open that long.
    */
   static String readUntilClosed(Socket socket, Duration bound) throws IOException {

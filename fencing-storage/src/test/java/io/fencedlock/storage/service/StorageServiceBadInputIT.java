@@ -81,8 +81,13 @@ final class StorageServiceBadInputIT {
         new BadRequest("key dotdot", "GET", "/objects/..", 400),
         new BadRequest("key empty", "PUT", "/objects/", 400, GOOD_TOKEN, GOOD_OWNER),
         new BadRequest("fence key empty", "POST", "/objects//fence", 400, GOOD_TOKEN, GOOD_OWNER),
-        new BadRequest("fence key too long", "POST", "/objects/" + longKey + "/fence", 400,
-            GOOD_TOKEN, GOOD_OWNER),
+        new BadRequest(
+            "fence key too long",
+            "POST",
+            "/objects/" + longKey + "/fence",
+            400,
+            GOOD_TOKEN,
+            GOOD_OWNER),
         new BadRequest("DELETE object", "DELETE", "/objects/k", 405, GOOD_TOKEN, GOOD_OWNER),
         new BadRequest("POST object", "POST", "/objects/k", 405, GOOD_TOKEN, GOOD_OWNER),
         new BadRequest("PUT fence", "PUT", "/objects/k/fence", 405, GOOD_TOKEN, GOOD_OWNER),
@@ -164,8 +169,7 @@ final class StorageServiceBadInputIT {
   void put_hugeDeclaredLength_413WithoutReadingBody() {
     // Nothing but the head is sent: a server that tried to read 10 GB would hang here.
     RawHttp.Response response =
-        raw().send(
-            "PUT", "/objects/k", GOOD_TOKEN, GOOD_OWNER, "Content-Length: 10000000000");
+        raw().send("PUT", "/objects/k", GOOD_TOKEN, GOOD_OWNER, "Content-Length: 10000000000");
 
     assertThat(response.status()).isEqualTo(413);
     assertJsonError(response);
@@ -177,11 +181,12 @@ final class StorageServiceBadInputIT {
     byte[] body = RawHttp.chunked(new byte[StorageProtocol.MAX_VALUE_BYTES + 10]);
 
     RawHttp.Response response =
-        raw().send(
-            "PUT",
-            "/objects/k",
-            new String[] {GOOD_TOKEN, GOOD_OWNER, "Transfer-Encoding: chunked"},
-            body);
+        raw()
+            .send(
+                "PUT",
+                "/objects/k",
+                new String[] {GOOD_TOKEN, GOOD_OWNER, "Transfer-Encoding: chunked"},
+                body);
 
     assertThat(response.status()).isEqualTo(413);
     assertJsonError(response);
@@ -191,11 +196,12 @@ final class StorageServiceBadInputIT {
   @Test
   void put_chunkedBodyWithinLimit_accepted() {
     RawHttp.Response response =
-        raw().send(
-            "PUT",
-            "/objects/k",
-            new String[] {GOOD_TOKEN, GOOD_OWNER, "Transfer-Encoding: chunked"},
-            RawHttp.chunked(bytes("chunky")));
+        raw()
+            .send(
+                "PUT",
+                "/objects/k",
+                new String[] {GOOD_TOKEN, GOOD_OWNER, "Transfer-Encoding: chunked"},
+                RawHttp.chunked(bytes("chunky")));
 
     assertThat(response.status()).isEqualTo(200);
     assertThat(client.get("k")).contains(new StoredObject(bytes("chunky"), 11, OWNER));

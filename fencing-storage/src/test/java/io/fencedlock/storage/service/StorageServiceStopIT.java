@@ -29,7 +29,8 @@ final class StorageServiceStopIT {
   @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
   private static final String OWNER = "0123456789abcdef0123456789abcdef";
 
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @Test
   void close_writeRunning_finishesAndAcknowledgesItThenRefusesConnections() throws Exception {
@@ -42,14 +43,18 @@ final class StorageServiceStopIT {
       running = putAsync(service.url(), 7);
       awaitRunning(meters);
       closing = CompletableFuture.runAsync(service::close);
-      await("the connector closed").atMost(Timing.AWAIT).pollInterval(Timing.POLL)
+      await("the connector closed")
+          .atMost(Timing.AWAIT)
+          .pollInterval(Timing.POLL)
           .until(() -> refusesConnections(service.url()));
     }
 
-    assertThat(running.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode()).isEqualTo(200);
+    assertThat(running.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
+        .isEqualTo(200);
     closing.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
     try (JdbcFencedStore store = JdbcFencedStore.open(url)) {
-      assertThat(store.get("k")).hasValueSatisfying(object -> assertThat(object.token()).isEqualTo(7));
+      assertThat(store.get("k"))
+          .hasValueSatisfying(object -> assertThat(object.token()).isEqualTo(7));
     }
   }
 
@@ -63,7 +68,8 @@ final class StorageServiceStopIT {
       stuck = putAsync(service.url(), 7);
       awaitRunning(meters);
 
-      CompletableFuture.runAsync(service::close).get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      CompletableFuture.runAsync(service::close)
+          .get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     // The connection was closed under it (or, at most, it was refused): never a 200.
@@ -79,7 +85,9 @@ final class StorageServiceStopIT {
   }
 
   private static void awaitRunning(SimpleMeterRegistry meters) {
-    await("a write waiting for the table lock").atMost(Timing.AWAIT).pollInterval(Timing.POLL)
+    await("a write waiting for the table lock")
+        .atMost(Timing.AWAIT)
+        .pollInterval(Timing.POLL)
         .until(() -> meters.get(ServiceMetrics.RUNNING).gauge().value() == 1);
   }
 
@@ -92,12 +100,13 @@ final class StorageServiceStopIT {
   }
 
   private CompletableFuture<HttpResponse<String>> putAsync(URI base, long token) {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/objects/k"))
-        .timeout(Timing.AWAIT)
-        .header(StorageProtocol.TOKEN_HEADER, Long.toString(token))
-        .header(StorageProtocol.OWNER_HEADER, OWNER)
-        .PUT(HttpRequest.BodyPublishers.ofString("v" + token))
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(base + "/objects/k"))
+            .timeout(Timing.AWAIT)
+            .header(StorageProtocol.TOKEN_HEADER, Long.toString(token))
+            .header(StorageProtocol.OWNER_HEADER, OWNER)
+            .PUT(HttpRequest.BodyPublishers.ofString("v" + token))
+            .build();
     return http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -18,11 +18,13 @@ final class StoreWorkersTest {
     CountDownLatch started = new CountDownLatch(1);
     boolean[] refusedRan = {false};
     try (StoreWorkers workers = new StoreWorkers(1, 1)) {
-      CompletableFuture<String> running = workers.submit(() -> {
-        started.countDown();
-        await(release);
-        return "running";
-      });
+      CompletableFuture<String> running =
+          workers.submit(
+              () -> {
+                started.countDown();
+                await(release);
+                return "running";
+              });
       assertThat(started.await(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
       CompletableFuture<String> queued = workers.submit(() -> "queued");
 
@@ -42,9 +44,11 @@ final class StoreWorkersTest {
   @Test
   void submit_callThrows_futureFailsWithIt() {
     try (StoreWorkers workers = new StoreWorkers(1, 1)) {
-      CompletableFuture<Object> failed = workers.submit(() -> {
-        throw new IllegalStateException("boom");
-      });
+      CompletableFuture<Object> failed =
+          workers.submit(
+              () -> {
+                throw new IllegalStateException("boom");
+              });
 
       assertThatThrownBy(() -> failed.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS))
           .hasCauseInstanceOf(IllegalStateException.class);
@@ -56,7 +60,8 @@ final class StoreWorkersTest {
     StoreWorkers workers = new StoreWorkers(1, 1);
     assertThat(workers.shutdown(Timing.AWAIT)).isTrue();
 
-    assertThatThrownBy(() -> workers.submit(() -> "late")).isInstanceOf(StoreWorkers.Overloaded.class);
+    assertThatThrownBy(() -> workers.submit(() -> "late"))
+        .isInstanceOf(StoreWorkers.Overloaded.class);
   }
 
   private static void await(CountDownLatch latch) {

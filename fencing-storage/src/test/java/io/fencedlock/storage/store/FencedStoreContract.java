@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fencedlock.storage.FencedStore;
 import io.fencedlock.storage.StorageProtocol;
 import io.fencedlock.storage.StoredObject;
+import io.fencedlock.storage.WriteResult;
 import io.fencedlock.storage.WriteResult.Accepted;
 import io.fencedlock.storage.WriteResult.Reason;
 import io.fencedlock.storage.WriteResult.Rejected;
-import io.fencedlock.storage.WriteResult;
 import io.fencedlock.testkit.support.Timing;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -74,8 +74,7 @@ abstract class FencedStoreContract {
   void put_lowerToken_rejectedStaleAndValueUnchanged() {
     store.put("k", bytes("v1"), 5, OWNER_A);
 
-    assertThat(store.put("k", bytes("late"), 4, OWNER_B))
-        .isEqualTo(new Rejected(5, Reason.STALE));
+    assertThat(store.put("k", bytes("late"), 4, OWNER_B)).isEqualTo(new Rejected(5, Reason.STALE));
     assertThat(store.get("k")).contains(new StoredObject(bytes("v1"), 5, OWNER_A));
   }
 

@@ -23,10 +23,10 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@link NodeDriver} on Lettuce: one connection per node, every request bounded by the
- * node timeout (a {@link RequestTimer}), scripts by EVALSHA with an EVAL fallback, release
- * announcements over pub/sub. This is where script arguments are encoded and replies parsed;
- * the Lua scripts are in {@code src/main/resources/io/fencedlock/redlock/lua/}. Thread-safe.
+ * The {@link NodeDriver} on Lettuce: one connection per node, every request bounded by the node
+ * timeout (a {@link RequestTimer}), scripts by EVALSHA with an EVAL fallback, release announcements
+ * over pub/sub. This is where script arguments are encoded and replies parsed; the Lua scripts are
+ * in {@code src/main/resources/io/fencedlock/redlock/lua/}. Thread-safe.
  */
 public final class LettuceNodeDriver implements NodeDriver {
 
@@ -42,10 +42,10 @@ public final class LettuceNodeDriver implements NodeDriver {
     }
 
     /**
-     * UNSAFE, for experiments only: acquires no longer refuse on a node without its
-     * initialization marker, so a node that restarted without its data counts towards quorums
-     * at once and fencing tokens can go backwards. It exists so that experiments can show that
-     * the check matters (docs/analysis.md, sections 5 and 9).
+     * UNSAFE, for experiments only: acquires no longer refuse on a node without its initialization
+     * marker, so a node that restarted without its data counts towards quorums at once and fencing
+     * tokens can go backwards. It exists so that experiments can show that the check matters
+     * (docs/analysis.md, sections 5 and 9).
      */
     public Options withoutMarkerCheckUnsafe() {
       this.markerCheck = false;
@@ -59,11 +59,17 @@ public final class LettuceNodeDriver implements NodeDriver {
   private final OwnThreads threads;
   private final LettuceReleaseFeed releases;
   private final Duration adminTimeout;
+
   /** acquire.lua's ARGV[3]. */
   private final String markerCheck;
 
-  private LettuceNodeDriver(List<NodeClient> clients, ClientResources resources, RequestTimer timer,
-      OwnThreads threads, Duration adminTimeout, boolean markerCheck) {
+  private LettuceNodeDriver(
+      List<NodeClient> clients,
+      ClientResources resources,
+      RequestTimer timer,
+      OwnThreads threads,
+      Duration adminTimeout,
+      boolean markerCheck) {
     this.clients = clients;
     this.resources = resources;
     this.timer = timer;
@@ -91,17 +97,25 @@ public final class LettuceNodeDriver implements NodeDriver {
             .computationThreadPoolSize(2)
             .threadFactoryProvider(pool -> threads.track(new DefaultThreadFactory(pool, true)))
             // Reconnect quickly after a node restarts; the default backs off up to 30 s.
-            .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+            .reconnectDelay(
+                Delay.exponential(
+                    Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
             .build();
     if (interrupted) {
       Thread.currentThread().interrupt(); // Lettuce's start-up clears the flag; it is the caller's
     }
-    RequestTimer timer = new RequestTimer(config.nodeTimeout(), threads.factory("redlock-timeouts"));
+    RequestTimer timer =
+        new RequestTimer(config.nodeTimeout(), threads.factory("redlock-timeouts"));
     List<NodeClient> clients = new ArrayList<>();
     for (String uri : config.nodes()) {
       clients.add(new NodeClient(uri, resources, timer, config.connectTimeout()));
     }
-    return new LettuceNodeDriver(List.copyOf(clients), resources, timer, threads, config.connectTimeout(),
+    return new LettuceNodeDriver(
+        List.copyOf(clients),
+        resources,
+        timer,
+        threads,
+        config.connectTimeout(),
         options.markerCheck);
   }
 
@@ -118,7 +132,9 @@ public final class LettuceNodeDriver implements NodeDriver {
   @Override
   public void connect(Duration timeout) {
     CompletableFuture<?>[] connects =
-        clients.stream().map(c -> c.connect().exceptionally(e -> null)).toArray(CompletableFuture[]::new);
+        clients.stream()
+            .map(c -> c.connect().exceptionally(e -> null))
+            .toArray(CompletableFuture[]::new);
     try {
       CompletableFuture.allOf(connects).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (java.util.concurrent.TimeoutException e) {
@@ -135,33 +151,53 @@ public final class LettuceNodeDriver implements NodeDriver {
     NodeClient client = clients.get(node);
     String ttl = Long.toString(request.ttlMillis());
     if (request.fenceKey() != null) {
-      List<String> args = new ArrayList<>(List.of(request.owner(), ttl, markerCheck, Long.toString(request.predictedToken())));
+      List<String> args =
+          new ArrayList<>(
+              List.of(request.owner(), ttl, markerCheck, Long.toString(request.predictedToken())));
       if (request.predecessorOwner() != null) {
         args.add(request.predecessorOwner());
       }
-      return client.<List<Object>>script(LuaScript.ACQUIRE, ScriptOutputType.MULTI,
-              new String[] {request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER},
+      return client
+          .<List<Object>>script(
+              LuaScript.ACQUIRE,
+              ScriptOutputType.MULTI,
+              new String[] {
+                request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER
+              },
               args.toArray(String[]::new))
           .thenApply(LettuceNodeDriver::lockReply);
     }
     if (request.predecessorOwner() != null) {
-      return client.<List<Object>>script(LuaScript.HANDOFF, ScriptOutputType.MULTI, new String[] {request.lockKey()},
-              request.owner(), ttl, request.predecessorOwner())
+      return client
+          .<List<Object>>script(
+              LuaScript.HANDOFF,
+              ScriptOutputType.MULTI,
+              new String[] {request.lockKey()},
+              request.owner(),
+              ttl,
+              request.predecessorOwner())
           .thenApply(LettuceNodeDriver::lockReply);
     }
-    return client.setNxPx(request.lockKey(), request.owner(), request.ttlMillis())
-        .thenApply(ok -> "OK".equals(ok) ? new LockReply.Granted(0, false) : new LockReply.Refused(-1, 0, null));
+    return client
+        .setNxPx(request.lockKey(), request.owner(), request.ttlMillis())
+        .thenApply(
+            ok ->
+                "OK".equals(ok)
+                    ? new LockReply.Granted(0, false)
+                    : new LockReply.Refused(-1, 0, null));
   }
 
   /** Parses acquire.lua's and handoff.lua's {status, value, written[, holder]}. */
   private static LockReply lockReply(List<Object> reply) {
     long status = (Long) reply.get(0);
     if (status == 1) {
-      return new LockReply.Granted(Long.parseLong(reply.get(1).toString()), (Long) reply.get(2) == 1L);
+      return new LockReply.Granted(
+          Long.parseLong(reply.get(1).toString()), (Long) reply.get(2) == 1L);
     }
     if (status == 0) {
       String holder = reply.size() > 3 ? String.valueOf(reply.get(3)) : null;
-      return new LockReply.Refused((Long) reply.get(1), Long.parseLong(reply.get(2).toString()), holder);
+      return new LockReply.Refused(
+          (Long) reply.get(1), Long.parseLong(reply.get(2).toString()), holder);
     }
     if (status == -1) {
       return new LockReply.Uninitialized();
@@ -170,34 +206,58 @@ public final class LettuceNodeDriver implements NodeDriver {
   }
 
   @Override
-  public CompletableFuture<Boolean> writeToken(int node, String lockKey, String fenceKey, String owner, long token) {
-    return clients.get(node).<Long>script(LuaScript.FENCE, ScriptOutputType.INTEGER,
-            new String[] {lockKey, fenceKey, NodeKeys.HIGH_WATER}, owner, Long.toString(token))
+  public CompletableFuture<Boolean> writeToken(
+      int node, String lockKey, String fenceKey, String owner, long token) {
+    return clients
+        .get(node)
+        .<Long>script(
+            LuaScript.FENCE,
+            ScriptOutputType.INTEGER,
+            new String[] {lockKey, fenceKey, NodeKeys.HIGH_WATER},
+            owner,
+            Long.toString(token))
         .thenApply(ok -> ok == 1L);
   }
 
   @Override
-  public CompletableFuture<Boolean> lengthen(int node, String lockKey, String owner, long ttlMillis) {
-    return clients.get(node).<Long>script(LuaScript.EXTEND, ScriptOutputType.INTEGER, new String[] {lockKey},
-            owner, Long.toString(ttlMillis))
+  public CompletableFuture<Boolean> lengthen(
+      int node, String lockKey, String owner, long ttlMillis) {
+    return clients
+        .get(node)
+        .<Long>script(
+            LuaScript.EXTEND,
+            ScriptOutputType.INTEGER,
+            new String[] {lockKey},
+            owner,
+            Long.toString(ttlMillis))
         .thenApply(ok -> ok == 1L);
   }
 
   @Override
-  public CompletableFuture<Boolean> release(int node, String lockKey, String owner, @Nullable String announceOn) {
+  public CompletableFuture<Boolean> release(
+      int node, String lockKey, String owner, @Nullable String announceOn) {
     String[] args = announceOn == null ? new String[] {owner} : new String[] {owner, announceOn};
-    return clients.get(node).<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args)
+    return clients
+        .get(node)
+        .<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args)
         .thenApply(deleted -> deleted == 1L);
   }
 
   @Override
-  public CompletableFuture<MultiLockReply> lockAll(int node, List<String> lockKeys, List<String> fenceKeys,
-      String owner, long ttlMillis) {
+  public CompletableFuture<MultiLockReply> lockAll(
+      int node, List<String> lockKeys, List<String> fenceKeys, String owner, long ttlMillis) {
     List<String> keys = new ArrayList<>(lockKeys);
     keys.addAll(fenceKeys);
     keys.add(NodeKeys.MARKER);
-    return clients.get(node).<List<Object>>script(LuaScript.ACQUIRE_ALL, ScriptOutputType.MULTI,
-            keys.toArray(String[]::new), owner, Long.toString(ttlMillis), markerCheck)
+    return clients
+        .get(node)
+        .<List<Object>>script(
+            LuaScript.ACQUIRE_ALL,
+            ScriptOutputType.MULTI,
+            keys.toArray(String[]::new),
+            owner,
+            Long.toString(ttlMillis),
+            markerCheck)
         .thenApply(LettuceNodeDriver::multiLockReply);
   }
 
@@ -212,7 +272,8 @@ public final class LettuceNodeDriver implements NodeDriver {
       return new MultiLockReply.Granted(counters);
     }
     if (status == 0) {
-      return new MultiLockReply.Refused((int) ((Long) reply.get(1) - 1), String.valueOf(reply.get(2)), (Long) reply.get(3));
+      return new MultiLockReply.Refused(
+          (int) ((Long) reply.get(1) - 1), String.valueOf(reply.get(2)), (Long) reply.get(3));
     }
     if (status == -1) {
       return new MultiLockReply.Uninitialized();
@@ -221,65 +282,105 @@ public final class LettuceNodeDriver implements NodeDriver {
   }
 
   @Override
-  public CompletableFuture<Boolean> writeTokens(int node, List<String> lockKeys, List<String> fenceKeys, String owner,
-      List<Long> tokens) {
+  public CompletableFuture<Boolean> writeTokens(
+      int node, List<String> lockKeys, List<String> fenceKeys, String owner, List<Long> tokens) {
     List<String> keys = new ArrayList<>(lockKeys);
     keys.addAll(fenceKeys);
     keys.add(NodeKeys.HIGH_WATER);
     List<String> args = new ArrayList<>(List.of(owner));
     tokens.forEach(token -> args.add(Long.toString(token)));
-    return clients.get(node).<Long>script(LuaScript.FENCE_ALL, ScriptOutputType.INTEGER, keys.toArray(String[]::new),
+    return clients
+        .get(node)
+        .<Long>script(
+            LuaScript.FENCE_ALL,
+            ScriptOutputType.INTEGER,
+            keys.toArray(String[]::new),
             args.toArray(String[]::new))
         .thenApply(ok -> ok == 1L);
   }
 
   @Override
-  public CompletableFuture<Boolean> lengthenAll(int node, List<String> lockKeys, String owner, long ttlMillis) {
-    return clients.get(node).<Long>script(LuaScript.EXTEND_ALL, ScriptOutputType.INTEGER,
-            lockKeys.toArray(String[]::new), owner, Long.toString(ttlMillis))
+  public CompletableFuture<Boolean> lengthenAll(
+      int node, List<String> lockKeys, String owner, long ttlMillis) {
+    return clients
+        .get(node)
+        .<Long>script(
+            LuaScript.EXTEND_ALL,
+            ScriptOutputType.INTEGER,
+            lockKeys.toArray(String[]::new),
+            owner,
+            Long.toString(ttlMillis))
         .thenApply(ok -> ok == 1L);
   }
 
   @Override
-  public CompletableFuture<Long> releaseAll(int node, List<String> lockKeys, String owner,
-      @Nullable List<String> channels) {
+  public CompletableFuture<Long> releaseAll(
+      int node, List<String> lockKeys, String owner, @Nullable List<String> channels) {
     List<String> args = new ArrayList<>(List.of(owner));
     if (channels != null) {
       args.addAll(channels);
     }
-    return clients.get(node).script(LuaScript.RELEASE_ALL, ScriptOutputType.INTEGER, lockKeys.toArray(String[]::new),
-        args.toArray(String[]::new));
+    return clients
+        .get(node)
+        .script(
+            LuaScript.RELEASE_ALL,
+            ScriptOutputType.INTEGER,
+            lockKeys.toArray(String[]::new),
+            args.toArray(String[]::new));
   }
 
   @Override
   public CompletableFuture<NodeMarks> readMarks(int node) {
-    return clients.get(node).mget(NodeKeys.MARKER, NodeKeys.HIGH_WATER).thenApply(values -> {
-      KeyValue<String, String> marker = values.get(0);
-      KeyValue<String, String> highWater = values.get(1);
-      return new NodeMarks(marker.hasValue(), marker.hasValue() ? Long.parseLong(marker.getValue()) : 0,
-          highWater.hasValue() ? Long.parseLong(highWater.getValue()) : 0);
-    });
+    return clients
+        .get(node)
+        .mget(NodeKeys.MARKER, NodeKeys.HIGH_WATER)
+        .thenApply(
+            values -> {
+              KeyValue<String, String> marker = values.get(0);
+              KeyValue<String, String> highWater = values.get(1);
+              return new NodeMarks(
+                  marker.hasValue(),
+                  marker.hasValue() ? Long.parseLong(marker.getValue()) : 0,
+                  highWater.hasValue() ? Long.parseLong(highWater.getValue()) : 0);
+            });
   }
 
   @Override
   public CompletableFuture<Boolean> hasMarker(int node) {
-    return clients.get(node).mget(adminTimeout, NodeKeys.MARKER).thenApply(values -> values.get(0).hasValue());
+    return clients
+        .get(node)
+        .mget(adminTimeout, NodeKeys.MARKER)
+        .thenApply(values -> values.get(0).hasValue());
   }
 
   @Override
   public CompletableFuture<String> nameEmptyIncarnation(int node, String freshName) {
-    return clients.get(node).<String>script(LuaScript.NAME_EMPTY_NODE, adminTimeout, ScriptOutputType.VALUE,
-            new String[] {NodeKeys.MARKER, NodeKeys.EMPTY}, freshName)
+    return clients
+        .get(node)
+        .<String>script(
+            LuaScript.NAME_EMPTY_NODE,
+            adminTimeout,
+            ScriptOutputType.VALUE,
+            new String[] {NodeKeys.MARKER, NodeKeys.EMPTY},
+            freshName)
         .thenApply(name -> name == null ? "" : name);
   }
 
   @Override
-  public CompletableFuture<InitReply> initialize(int node, long epoch, @Nullable String incarnation) {
-    String[] args = incarnation == null
-        ? new String[] {Long.toString(epoch)}
-        : new String[] {Long.toString(epoch), incarnation};
-    return clients.get(node).<List<Object>>script(LuaScript.INIT_NODE, adminTimeout, ScriptOutputType.MULTI,
-            new String[] {NodeKeys.MARKER, NodeKeys.HIGH_WATER, NodeKeys.EMPTY}, args)
+  public CompletableFuture<InitReply> initialize(
+      int node, long epoch, @Nullable String incarnation) {
+    String[] args =
+        incarnation == null
+            ? new String[] {Long.toString(epoch)}
+            : new String[] {Long.toString(epoch), incarnation};
+    return clients
+        .get(node)
+        .<List<Object>>script(
+            LuaScript.INIT_NODE,
+            adminTimeout,
+            ScriptOutputType.MULTI,
+            new String[] {NodeKeys.MARKER, NodeKeys.HIGH_WATER, NodeKeys.EMPTY},
+            args)
         .thenApply(LettuceNodeDriver::initReply);
   }
 

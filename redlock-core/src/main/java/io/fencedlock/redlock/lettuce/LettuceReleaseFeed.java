@@ -13,15 +13,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Release announcements over one lazily opened pub/sub connection per node (Lettuce
- * resubscribes it after a reconnect). Thread-safe.
+ * Release announcements over one lazily opened pub/sub connection per node (Lettuce resubscribes it
+ * after a reconnect). Thread-safe.
  */
 final class LettuceReleaseFeed implements ReleaseFeed {
   private static final Logger log = LoggerFactory.getLogger(LettuceReleaseFeed.class);
 
   private final List<NodeClient> nodes;
+
   /** Per node, the pub/sub connection once asked for; guarded by {@code this}. */
   private final List<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connections;
+
   private volatile BiConsumer<String, String> listener = (channel, owner) -> {};
 
   LettuceReleaseFeed(List<NodeClient> nodes) {
@@ -44,15 +46,16 @@ final class LettuceReleaseFeed implements ReleaseFeed {
     for (int i = 0; i < nodes.size(); i++) {
       connection(i)
           .thenCompose(c -> c.async().subscribe(channel).toCompletableFuture())
-          .whenComplete((ok, failure) -> {
-            if (failure == null) {
-              subscribed.complete(null);
-            } else if (failures.incrementAndGet() == nodes.size()) {
-              subscribed.completeExceptionally(failure);
-            } else {
-              log.debug("subscribing to {} failed on one node", channel, failure);
-            }
-          });
+          .whenComplete(
+              (ok, failure) -> {
+                if (failure == null) {
+                  subscribed.complete(null);
+                } else if (failures.incrementAndGet() == nodes.size()) {
+                  subscribed.completeExceptionally(failure);
+                } else {
+                  log.debug("subscribing to {} failed on one node", channel, failure);
+                }
+              });
     }
     return subscribed;
   }
@@ -67,18 +70,26 @@ final class LettuceReleaseFeed implements ReleaseFeed {
     }
   }
 
-  private synchronized CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection(int node) {
-    CompletableFuture<StatefulRedisPubSubConnection<String, String>> current = connections.get(node);
+  private synchronized CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection(
+      int node) {
+    CompletableFuture<StatefulRedisPubSubConnection<String, String>> current =
+        connections.get(node);
     if (current == null || current.isCompletedExceptionally()) {
-      current = nodes.get(node).connectPubSub().thenApply(c -> {
-        c.addListener(new RedisPubSubAdapter<>() {
-          @Override
-          public void message(String channel, String message) {
-            listener.accept(channel, Objects.requireNonNullElse(message, ""));
-          }
-        });
-        return c;
-      });
+      current =
+          nodes
+              .get(node)
+              .connectPubSub()
+              .thenApply(
+                  c -> {
+                    c.addListener(
+                        new RedisPubSubAdapter<>() {
+                          @Override
+                          public void message(String channel, String message) {
+                            listener.accept(channel, Objects.requireNonNullElse(message, ""));
+                          }
+                        });
+                    return c;
+                  });
       connections.set(node, current);
     }
     return current;

@@ -10,8 +10,8 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * A Lua script loaded once from the classpath, with the SHA-1 digest Redis knows it by, so
- * calls can use EVALSHA and fall back to EVAL only when a node's script cache is empty.
+ * A Lua script loaded once from the classpath, with the SHA-1 digest Redis knows it by, so calls
+ * can use EVALSHA and fall back to EVAL only when a node's script cache is empty.
  *
  * @param name the resource file name, for messages
  * @param source the script text
@@ -32,9 +32,21 @@ record LuaScript(String name, String source, String sha1) {
   static final LuaScript FENCE_ALL = load("fence-all.lua");
   static final LuaScript EXTEND_ALL = load("extend-all.lua");
   static final LuaScript RELEASE_ALL = load("release-all.lua");
+
   /** Every script, loaded into each node's script cache when the client connects. */
-  static final List<LuaScript> ALL = List.of(ACQUIRE, FENCE, EXTEND, RELEASE, HANDOFF, INIT_NODE, NAME_EMPTY_NODE,
-      ACQUIRE_ALL, FENCE_ALL, EXTEND_ALL, RELEASE_ALL);
+  static final List<LuaScript> ALL =
+      List.of(
+          ACQUIRE,
+          FENCE,
+          EXTEND,
+          RELEASE,
+          HANDOFF,
+          INIT_NODE,
+          NAME_EMPTY_NODE,
+          ACQUIRE_ALL,
+          FENCE_ALL,
+          EXTEND_ALL,
+          RELEASE_ALL);
 
   static LuaScript load(String name) {
     try (InputStream in = LuaScript.class.getResourceAsStream(DIRECTORY + name)) {

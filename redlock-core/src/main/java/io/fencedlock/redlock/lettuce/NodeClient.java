@@ -15,7 +15,6 @@ import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
-import org.jspecify.annotations.Nullable;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -23,30 +22,37 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
- * One Redis master: a single Lettuce connection, opened lazily and reopened after a failed
- * connect, and every request bounded by the per-node timeout. Thread-safe.
+ * One Redis master: a single Lettuce connection, opened lazily and reopened after a failed connect,
+ * and every request bounded by the per-node timeout. Thread-safe.
  *
- * <p>All requests to a node share one connection, so Redis executes them in the order they
- * were sent. The algorithm relies on that: a release sent after a timed-out acquire reaches
- * the node after it and undoes a grant whose reply was lost.
+ * <p>All requests to a node share one connection, so Redis executes them in the order they were
+ * sent. The algorithm relies on that: a release sent after a timed-out acquire reaches the node
+ * after it and undoes a grant whose reply was lost.
  */
 final class NodeClient implements AutoCloseable {
 
   private final String label;
   private final RedisURI uri;
   private final io.lettuce.core.RedisClient client;
+
   /** Bounds requests by the node timeout; shared by the nodes, closed by their owner. */
   private final RequestTimer timer;
+
   private final AtomicReference<CompletableFuture<StatefulRedisConnection<String, String>>>
       connection = new AtomicReference<>();
   private volatile boolean closed;
+
   /** Why the last connect failed, to explain "not connected" while the next one is pending. */
   private volatile @Nullable Throwable lastConnectFailure;
 
-  /** @param timer bounds requests by the node timeout, which it was made with */
-  NodeClient(String uriText, ClientResources resources, RequestTimer timer, Duration connectTimeout) {
+  /**
+   * @param timer bounds requests by the node timeout, which it was made with
+   */
+  NodeClient(
+      String uriText, ClientResources resources, RequestTimer timer, Duration connectTimeout) {
     this.timer = timer;
     this.uri = RedisURI.create(uriText);
     this.uri.setTimeout(connectTimeout);
@@ -90,9 +96,9 @@ final class NodeClient implements AutoCloseable {
   /**
    * Runs a script by EVALSHA, falling back to EVAL when the node does not know it (scripts are
    * loaded on connect, but a node that restarts behind an open connection forgets them). The
-   * fallback is skipped once the call has timed out, except for release.lua: a late lock step
-   * could reach the node after the release that was meant to undo it, while a late release only
-   * deletes a key of an owner id nobody uses again.
+   * fallback is skipped once the call has timed out, except for release.lua: a late lock step could
+   * reach the node after the release that was meant to undo it, while a late release only deletes a
+   * key of an owner id nobody uses again.
    */
   <T> CompletableFuture<T> script(
       LuaScript script, ScriptOutputType type, String[] keys, String... args) {
@@ -100,8 +106,8 @@ final class NodeClient implements AutoCloseable {
   }
 
   /**
-   * The same with its own timeout, for rare administrative writes (marking nodes initialized)
-   * that must not give up after a lock operation's tight per-node timeout.
+   * The same with its own timeout, for rare administrative writes (marking nodes initialized) that
+   * must not give up after a lock operation's tight per-node timeout.
    */
   <T> CompletableFuture<T> script(
       LuaScript script, Duration timeout, ScriptOutputType type, String[] keys, String... args) {
@@ -110,28 +116,37 @@ final class NodeClient implements AutoCloseable {
 
   private <T> CompletableFuture<T> script(
       LuaScript script, long timeout, ScriptOutputType type, String[] keys, String... args) {
-    return timed(timeout,
+    return timed(
+        timeout,
         (redis, result) ->
-            redis.<T>evalsha(script.sha1(), type, keys, args).whenComplete((value, failure) -> {
-              if (failure == null) {
-                result.complete(value);
-              } else if (isNoScript(failure)) {
-                fallBackToEval(redis, script, type, keys, args, result);
-              } else {
-                result.completeExceptionally(failure);
-              }
-            }));
+            redis
+                .<T>evalsha(script.sha1(), type, keys, args)
+                .whenComplete(
+                    (value, failure) -> {
+                      if (failure == null) {
+                        result.complete(value);
+                      } else if (isNoScript(failure)) {
+                        fallBackToEval(redis, script, type, keys, args, result);
+                      } else {
+                        result.completeExceptionally(failure);
+                      }
+                    }));
   }
 
   /**
-   * Sends the script's EVAL after a NOSCRIPT, unless the call has timed out meanwhile (a late
-   * lock step could reach the node after the release meant to undo it; a late release is
-   * harmless). Deciding and sending happen under the call's monitor, which the request timer
-   * also holds when it times a call out: so either the EVAL goes out first, and the release
-   * that follows the timeout reaches the node after it, or the timeout wins and no EVAL is sent.
+   * Sends the script's EVAL after a NOSCRIPT, unless the call has timed out meanwhile (a late lock
+   * step could reach the node after the release meant to undo it; a late release is harmless).
+   * Deciding and sending happen under the call's monitor, which the request timer also holds when
+   * it times a call out: so either the EVAL goes out first, and the release that follows the
+   * timeout reaches the node after it, or the timeout wins and no EVAL is sent.
    */
-  private static <T> void fallBackToEval(RedisAsyncCommands<String, String> redis, LuaScript script,
-      ScriptOutputType type, String[] keys, String[] args, CompletableFuture<T> result) {
+  private static <T> void fallBackToEval(
+      RedisAsyncCommands<String, String> redis,
+      LuaScript script,
+      ScriptOutputType type,
+      String[] keys,
+      String[] args,
+      CompletableFuture<T> result) {
     boolean lateIsHarmless = script == LuaScript.RELEASE || script == LuaScript.RELEASE_ALL;
     synchronized (result) {
       if (result.isDone() && !lateIsHarmless) {
@@ -145,7 +160,10 @@ final class NodeClient implements AutoCloseable {
   CompletableFuture<String> setNxPx(String key, String value, long ttlMillis) {
     // The command's own future, bounded directly: no fallback can follow a SET, so it needs no
     // separate result (Lettuce ignores a reply to a command that was already completed).
-    return send(redis -> timer.bound(redis.set(key, value, SetArgs.Builder.nx().px(ttlMillis)).toCompletableFuture()));
+    return send(
+        redis ->
+            timer.bound(
+                redis.set(key, value, SetArgs.Builder.nx().px(ttlMillis)).toCompletableFuture()));
   }
 
   /** One CONFIG GET parameter (Redis before 7 takes one per call); empty if unknown. */
@@ -155,7 +173,8 @@ final class NodeClient implements AutoCloseable {
 
   /** The server's {@code run_id} from {@code INFO server}, or "" if it does not report one. */
   CompletableFuture<String> runId(Duration timeout) {
-    return timed(timeout.toNanos(), (redis, result) -> redis.info("server").whenComplete(into(result)))
+    return timed(
+            timeout.toNanos(), (redis, result) -> redis.info("server").whenComplete(into(result)))
         .thenApply(NodeClient::runIdOf);
   }
 
@@ -178,9 +197,9 @@ final class NodeClient implements AutoCloseable {
   }
 
   /**
-   * Sends a request at once on the established connection, or fails at once if there is none
-   * (and starts connecting). Requests are never parked on a pending connect: dependents of one
-   * future run in no guaranteed order, and a release must never overtake its acquire.
+   * Sends a request at once on the established connection, or fails at once if there is none (and
+   * starts connecting). Requests are never parked on a pending connect: dependents of one future
+   * run in no guaranteed order, and a release must never overtake its acquire.
    */
   private <T> CompletableFuture<T> timed(
       BiConsumer<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
@@ -189,17 +208,24 @@ final class NodeClient implements AutoCloseable {
 
   private <T> CompletableFuture<T> timed(
       long timeout, BiConsumer<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
-    return send(redis -> {
-      CompletableFuture<T> result = timeout == timer.timeoutNanos()
-          ? timer.bound(new CompletableFuture<>())
-          : new CompletableFuture<T>().orTimeout(timeout, TimeUnit.NANOSECONDS); // rare administrative calls
-      request.accept(redis, result);
-      return result;
-    });
+    return send(
+        redis -> {
+          CompletableFuture<T> result =
+              timeout == timer.timeoutNanos()
+                  ? timer.bound(new CompletableFuture<>())
+                  : new CompletableFuture<T>()
+                      .orTimeout(timeout, TimeUnit.NANOSECONDS); // rare administrative calls
+          request.accept(redis, result);
+          return result;
+        });
   }
 
-  /** Runs {@code request} on the established connection's commands, or fails at once (see {@link #timed}). */
-  private <T> CompletableFuture<T> send(Function<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
+  /**
+   * Runs {@code request} on the established connection's commands, or fails at once (see {@link
+   * #timed}).
+   */
+  private <T> CompletableFuture<T> send(
+      Function<RedisAsyncCommands<String, String>, CompletableFuture<T>> request) {
     CompletableFuture<StatefulRedisConnection<String, String>> current = connection();
     if (!current.isDone() || current.isCompletedExceptionally()) {
       return CompletableFuture.failedFuture(notConnected(current));
@@ -208,8 +234,8 @@ final class NodeClient implements AutoCloseable {
   }
 
   /**
-   * Why a request cannot be sent: {@code current}, from {@link #connection()}, is pending (a
-   * new connect after a failed one; the failure before it is the reason) or failed (closed).
+   * Why a request cannot be sent: {@code current}, from {@link #connection()}, is pending (a new
+   * connect after a failed one; the failure before it is the reason) or failed (closed).
    */
   private RedisConnectionException notConnected(CompletableFuture<?> current) {
     Throwable last = current.isDone() ? failureOf(current) : lastConnectFailure;
@@ -231,7 +257,8 @@ final class NodeClient implements AutoCloseable {
     try {
       failed.join();
       throw new IllegalStateException("not failed");
-    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+    } catch (java.util.concurrent.CompletionException
+        | java.util.concurrent.CancellationException e) {
       return NodeFailures.unwrap(e);
     }
   }
@@ -248,25 +275,31 @@ final class NodeClient implements AutoCloseable {
       }
       CompletableFuture<StatefulRedisConnection<String, String>> next = new CompletableFuture<>();
       if (connection.compareAndSet(current, next)) {
-        client.connectAsync(StringCodec.UTF8, uri).thenCompose(this::loadScripts).whenComplete((c, failure) -> {
-          lastConnectFailure = failure == null ? null : NodeFailures.unwrap(failure);
-          into(next).accept(c, failure);
-        });
+        client
+            .connectAsync(StringCodec.UTF8, uri)
+            .thenCompose(this::loadScripts)
+            .whenComplete(
+                (c, failure) -> {
+                  lastConnectFailure = failure == null ? null : NodeFailures.unwrap(failure);
+                  into(next).accept(c, failure);
+                });
         return next;
       }
     }
   }
 
   /**
-   * Loads every script before the connection is used, so that the first call of a script on a
-   * node does not answer NOSCRIPT: under load that answer can come after the node timeout, when
-   * the EVAL fallback is skipped, and a cleanup lost that way leaves its key until the TTL.
-   * Failures are ignored (EVALSHA falls back to EVAL); the wait is bounded by the connect timeout.
+   * Loads every script before the connection is used, so that the first call of a script on a node
+   * does not answer NOSCRIPT: under load that answer can come after the node timeout, when the EVAL
+   * fallback is skipped, and a cleanup lost that way leaves its key until the TTL. Failures are
+   * ignored (EVALSHA falls back to EVAL); the wait is bounded by the connect timeout.
    */
-  private CompletionStage<StatefulRedisConnection<String, String>> loadScripts(StatefulRedisConnection<String, String> c) {
-    CompletableFuture<?>[] loads = LuaScript.ALL.stream()
-        .map(script -> c.async().scriptLoad(script.source()).toCompletableFuture())
-        .toArray(CompletableFuture[]::new);
+  private CompletionStage<StatefulRedisConnection<String, String>> loadScripts(
+      StatefulRedisConnection<String, String> c) {
+    CompletableFuture<?>[] loads =
+        LuaScript.ALL.stream()
+            .map(script -> c.async().scriptLoad(script.source()).toCompletableFuture())
+            .toArray(CompletableFuture[]::new);
     return CompletableFuture.allOf(loads)
         .orTimeout(uri.getTimeout().toNanos(), TimeUnit.NANOSECONDS)
         .handle((loaded, failure) -> c);

@@ -13,20 +13,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Fails node requests that are not answered within the node timeout, on one daemon thread.
  *
- * <p>Every request gets the same timeout, so deadlines arrive in about the order requests are
- * sent: a FIFO queue, where sending costs one append and an answered request costs nothing (its
- * entry is dropped when it reaches the head). A sender descheduled between reading the clock
- * and appending can land behind a later deadline; its request then times out late by that
- * gap, never early. The thread sleeps until the deadline of the oldest
- * request still unanswered, so in steady traffic it wakes about once per timeout period,
- * however many requests go out, and a request wakes it only if it was idle.
+ * <p>Every request gets the same timeout, so deadlines arrive in about the order requests are sent:
+ * a FIFO queue, where sending costs one append and an answered request costs nothing (its entry is
+ * dropped when it reaches the head). A sender descheduled between reading the clock and appending
+ * can land behind a later deadline; its request then times out late by that gap, never early. The
+ * thread sleeps until the deadline of the oldest request still unanswered, so in steady traffic it
+ * wakes about once per timeout period, however many requests go out, and a request wakes it only if
+ * it was idle.
  *
- * <p>Why not {@link CompletableFuture#orTimeout}: the JDK's shared scheduler is signalled
- * whenever a new task heads its queue, which in steady traffic is about once per fan-out (the
- * previous fan-out's timers are gone by then), and each timer is also removed from a heap when
- * its request completes. On the 2-core benchmark machine that cost about 4 % of an uncontended
- * acquire + release, three more {@code futex} calls per operation than the floor's (docs/analysis.md,
- * section 10).
+ * <p>Why not {@link CompletableFuture#orTimeout}: the JDK's shared scheduler is signalled whenever
+ * a new task heads its queue, which in steady traffic is about once per fan-out (the previous
+ * fan-out's timers are gone by then), and each timer is also removed from a heap when its request
+ * completes. On the 2-core benchmark machine that cost about 4 % of an uncontended acquire +
+ * release, three more {@code futex} calls per operation than the floor's (docs/analysis.md, section
+ * 10).
  *
  * <p>Deadlines are read from {@link System#nanoTime}, which is what the thread sleeps on; they
  * bound waiting for replies, never a lease. Thread-safe.
@@ -48,8 +48,10 @@ final class RequestTimer implements AutoCloseable {
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
   private final long timeoutNanos;
   private final Thread thread;
+
   /** Set while the thread sleeps without a deadline, waiting for the next request. */
   private volatile boolean idle;
+
   private volatile boolean closed;
 
   RequestTimer(Duration timeout, ThreadFactory threads) {
@@ -64,9 +66,9 @@ final class RequestTimer implements AutoCloseable {
   }
 
   /**
-   * Fails {@code request} with a {@link TimeoutException} unless it completes within the
-   * timeout, and returns it. The failure runs the request's dependents on this timer's thread,
-   * so they must not block. After {@link #close()} the request fails at once.
+   * Fails {@code request} with a {@link TimeoutException} unless it completes within the timeout,
+   * and returns it. The failure runs the request's dependents on this timer's thread, so they must
+   * not block. After {@link #close()} the request fails at once.
    */
   <T> CompletableFuture<T> bound(CompletableFuture<T> request) {
     if (closed) {
@@ -103,7 +105,8 @@ final class RequestTimer implements AutoCloseable {
   private void expireDue() {
     Pending head;
     // The clock is read per entry: failing one runs its dependents, which takes time.
-    while ((head = queue.peek()) != null && (head.request.isDone() || head.deadline - System.nanoTime() <= 0)) {
+    while ((head = queue.peek()) != null
+        && (head.request.isDone() || head.deadline - System.nanoTime() <= 0)) {
       // At the head, so cheap; false only if close() took it. Most entries were answered:
       // they cost no exception (whose stack trace would dominate this loop's cost).
       if (queue.remove(head) && !head.request.isDone()) {
@@ -146,14 +149,15 @@ final class RequestTimer implements AutoCloseable {
   }
 
   /**
-   * Stops the thread; requests still unanswered fail at once, so nothing waits for a timeout
-   * that will never fire.
+   * Stops the thread; requests still unanswered fail at once, so nothing waits for a timeout that
+   * will never fire.
    */
   @Override
   public void close() {
     closed = true;
     LockSupport.unpark(thread);
-    if (Thread.currentThread() != thread) { // a dependent closing the client must not wait for itself
+    if (Thread.currentThread()
+        != thread) { // a dependent closing the client must not wait for itself
       try {
         thread.join(TimeUnit.SECONDS.toMillis(1));
       } catch (InterruptedException e) {

@@ -13,8 +13,8 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link RedlockMetrics} into a Micrometer {@link MeterRegistry}. The meters, each tagged
- * with the client's {@code name} (see {@link #of(MeterRegistry, String)}):
+ * {@link RedlockMetrics} into a Micrometer {@link MeterRegistry}. The meters, each tagged with the
+ * client's {@code name} (see {@link #of(MeterRegistry, String)}):
  *
  * <ul>
  *   <li>{@code redlock.acquire} timer, tag {@code outcome} = {@code acquired} | {@code failed}
@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code redlock.node.replies} counter of lock-step replies, tag {@code status} = {@code
  *       granted} | {@code refused} | {@code timed_out} | {@code error} | {@code uninitialized}
  *   <li>{@code redlock.renewals} counter
- *   <li>{@code redlock.leases.lost} counter, tag {@code reason} = {@code renewal_failed} |
- *       {@code no_longer_held} | {@code renewal_limit}
+ *   <li>{@code redlock.leases.lost} counter, tag {@code reason} = {@code renewal_failed} | {@code
+ *       no_longer_held} | {@code renewal_limit}
  *   <li>{@code redlock.handoffs} counter
  *   <li>{@code redlock.nodes.excluded} counter: nodes first seen without their marker
  * </ul>
@@ -51,13 +51,21 @@ public final class MicrometerMetrics implements RedlockMetrics {
     unconfirmed = timer(registry, "redlock.extend", name, "outcome", "unconfirmed");
     released = Timer.builder("redlock.release").tag("client", name).register(registry);
     for (NodeStatus status : NodeStatus.values()) {
-      replies.put(status, Counter.builder("redlock.node.replies").tag("client", name)
-          .tag("status", status.name().toLowerCase(Locale.ROOT)).register(registry));
+      replies.put(
+          status,
+          Counter.builder("redlock.node.replies")
+              .tag("client", name)
+              .tag("status", status.name().toLowerCase(Locale.ROOT))
+              .register(registry));
     }
     renewals = Counter.builder("redlock.renewals").tag("client", name).register(registry);
     for (LeaseLoss.Reason reason : LeaseLoss.Reason.values()) {
-      lost.put(reason, Counter.builder("redlock.leases.lost").tag("client", name)
-          .tag("reason", reason.name().toLowerCase(Locale.ROOT)).register(registry));
+      lost.put(
+          reason,
+          Counter.builder("redlock.leases.lost")
+              .tag("client", name)
+              .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+              .register(registry));
     }
     handoffs = Counter.builder("redlock.handoffs").tag("client", name).register(registry);
     excluded = Counter.builder("redlock.nodes.excluded").tag("client", name).register(registry);
@@ -70,10 +78,12 @@ public final class MicrometerMetrics implements RedlockMetrics {
 
   /** Metrics of a client, tagged {@code client=name} so that several clients share a registry. */
   public static MicrometerMetrics of(MeterRegistry registry, String name) {
-    return new MicrometerMetrics(Objects.requireNonNull(registry, "registry"), Objects.requireNonNull(name, "name"));
+    return new MicrometerMetrics(
+        Objects.requireNonNull(registry, "registry"), Objects.requireNonNull(name, "name"));
   }
 
-  private static Timer timer(MeterRegistry registry, String meter, String name, String tag, String value) {
+  private static Timer timer(
+      MeterRegistry registry, String meter, String name, String tag, String value) {
     return Timer.builder(meter).tag("client", name).tag(tag, value).register(registry);
   }
 

@@ -12,20 +12,24 @@ import java.util.random.RandomGenerator;
 /**
  * What the algorithm uses of the world besides the nodes and the {@link
  * io.fencedlock.redlock.Ticker}: a scheduler for its timers, randomness for retry jitter and
- * backoff, random ids (owner ids and node incarnation names), and the wall clock (read only for
- * the epoch of a node's marker). A {@link io.fencedlock.redlock.Redlock} owns its environment
- * and shuts its scheduler down when it closes.
+ * backoff, random ids (owner ids and node incarnation names), and the wall clock (read only for the
+ * epoch of a node's marker). A {@link io.fencedlock.redlock.Redlock} owns its environment and shuts
+ * its scheduler down when it closes.
  *
  * @param scheduler the timers
  * @param random jitter and backoff; must be safe to call from any thread the algorithm runs on
- * @param ids 128-bit random ids as 32 hex digits; unpredictable in production (owner ids
- *     are what separates one client's key from another's)
+ * @param ids 128-bit random ids as 32 hex digits; unpredictable in production (owner ids are what
+ *     separates one client's key from another's)
  * @param wallClockMillis the wall clock, in milliseconds since the epoch
  * @param regressions bugs to put back, for the simulator's teeth only (see {@link Regression});
  *     empty in every real client
  */
-public record Environment(Scheduler scheduler, RandomGenerator random, Supplier<String> ids,
-    LongSupplier wallClockMillis, Set<Regression> regressions) {
+public record Environment(
+    Scheduler scheduler,
+    RandomGenerator random,
+    Supplier<String> ids,
+    LongSupplier wallClockMillis,
+    Set<Regression> regressions) {
 
   public Environment {
     Objects.requireNonNull(scheduler, "scheduler");
@@ -36,7 +40,11 @@ public record Environment(Scheduler scheduler, RandomGenerator random, Supplier<
   }
 
   /** An environment without regressions. */
-  public Environment(Scheduler scheduler, RandomGenerator random, Supplier<String> ids, LongSupplier wallClockMillis) {
+  public Environment(
+      Scheduler scheduler,
+      RandomGenerator random,
+      Supplier<String> ids,
+      LongSupplier wallClockMillis) {
     this(scheduler, random, ids, wallClockMillis, Set.of());
   }
 
@@ -51,11 +59,15 @@ public record Environment(Scheduler scheduler, RandomGenerator random, Supplier<
    */
   public static Environment system() {
     SecureRandom secure = new SecureRandom();
-    return new Environment(new ThreadScheduler("redlock-retry"), new CurrentThreadRandom(), () -> {
-      byte[] bytes = new byte[16];
-      secure.nextBytes(bytes);
-      return HexFormat.of().formatHex(bytes);
-    }, System::currentTimeMillis);
+    return new Environment(
+        new ThreadScheduler("redlock-retry"),
+        new CurrentThreadRandom(),
+        () -> {
+          byte[] bytes = new byte[16];
+          secure.nextBytes(bytes);
+          return HexFormat.of().formatHex(bytes);
+        },
+        System::currentTimeMillis);
   }
 
   /** {@link ThreadLocalRandom} of whichever thread calls, so one instance serves every thread. */

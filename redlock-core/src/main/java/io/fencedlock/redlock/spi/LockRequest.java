@@ -7,16 +7,16 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>fenced ({@code fenceKey} not null): acquire.lua, which refuses on a node without its
- *       marker, takes the lock (SET NX PX) and reads the fence counter (or the marker's epoch
- *       when the counter does not exist), and writes {@code predictedToken} to the counter and
- *       the node's high-water mark when it is above the counter;
+ *       marker, takes the lock (SET NX PX) and reads the fence counter (or the marker's epoch when
+ *       the counter does not exist), and writes {@code predictedToken} to the counter and the
+ *       node's high-water mark when it is above the counter;
  *   <li>unfenced, with {@code predecessorOwner}: handoff.lua, which touches only the lock key;
  *   <li>unfenced, without: a plain {@code SET lockKey owner NX PX ttl}.
  * </ul>
  *
  * In every form, {@code predecessorOwner}'s key is deleted first if it holds the lock (a
- * compare-and-delete, as a release would), and a request that finds the lock already holding
- * its own owner id is granted again (it was delivered twice).
+ * compare-and-delete, as a release would), and a request that finds the lock already holding its
+ * own owner id is granted again (it was delivered twice).
  *
  * @param lockKey the lock key
  * @param fenceKey the resource's fence counter, or null for an unfenced request
@@ -25,8 +25,13 @@ import org.jspecify.annotations.Nullable;
  * @param predictedToken the token to write if above the counter (fenced only), or 0 for none
  * @param predecessorOwner the owner id of a lease released in favour of this request, or null
  */
-public record LockRequest(String lockKey, @Nullable String fenceKey, String owner, long ttlMillis,
-    long predictedToken, @Nullable String predecessorOwner) {
+public record LockRequest(
+    String lockKey,
+    @Nullable String fenceKey,
+    String owner,
+    long ttlMillis,
+    long predictedToken,
+    @Nullable String predecessorOwner) {
 
   /** Whether the request reads and may write the fence counter. */
   public boolean isFenced() {

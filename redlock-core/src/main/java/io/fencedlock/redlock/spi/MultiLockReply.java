@@ -9,8 +9,8 @@ public sealed interface MultiLockReply {
   /**
    * Every lock key is now the owner's on this node.
    *
-   * @param counters per resource, in request order, the fence counter read (or the marker's
-   *     epoch when it does not exist yet)
+   * @param counters per resource, in request order, the fence counter read (or the marker's epoch
+   *     when it does not exist yet)
    */
   record Granted(List<Long> counters) implements MultiLockReply {
     public Granted {

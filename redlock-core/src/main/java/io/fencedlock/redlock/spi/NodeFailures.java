@@ -11,7 +11,8 @@ public final class NodeFailures {
   /** Strips the CompletionException and ExecutionException wrappers. */
   public static Throwable unwrap(Throwable e) {
     Throwable t = e;
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;

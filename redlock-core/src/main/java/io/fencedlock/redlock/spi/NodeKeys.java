@@ -16,8 +16,8 @@ public final class NodeKeys {
   public static final String HIGH_WATER = PREFIX + "max-token";
 
   /**
-   * Present on a node without its marker once a client has seen it so: a random name of that
-   * empty incarnation of the node, which a restart without data erases.
+   * Present on a node without its marker once a client has seen it so: a random name of that empty
+   * incarnation of the node, which a restart without data erases.
    */
   public static final String EMPTY = PREFIX + "empty";
 

@@ -4,9 +4,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
- * Release announcements from the nodes: a release that deletes a key publishes the owner id on
- * the lock's channel (see {@link NodeDriver#release}). Announcements only make waiting acquires
- * retry earlier; a lost one costs a retry delay, never safety. Thread-safe.
+ * Release announcements from the nodes: a release that deletes a key publishes the owner id on the
+ * lock's channel (see {@link NodeDriver#release}). Announcements only make waiting acquires retry
+ * earlier; a lost one costs a retry delay, never safety. Thread-safe.
  */
 public interface ReleaseFeed {
 

@@ -12,8 +12,8 @@ public interface Scheduler {
   }
 
   /**
-   * Runs {@code task} once, after {@code delayNanos}, on a thread of this scheduler. The task
-   * must not block.
+   * Runs {@code task} once, after {@code delayNanos}, on a thread of this scheduler. The task must
+   * not block.
    *
    * @throws RejectedExecutionException once {@link #shutdown()} was called
    */

@@ -10,12 +10,15 @@ final class ThreadScheduler implements Scheduler {
   private volatile Thread thread;
 
   ThreadScheduler(String threadName) {
-    this.executor = new ScheduledThreadPoolExecutor(1, task -> {
-      Thread created = new Thread(task, threadName);
-      created.setDaemon(true);
-      thread = created;
-      return created;
-    });
+    this.executor =
+        new ScheduledThreadPoolExecutor(
+            1,
+            task -> {
+              Thread created = new Thread(task, threadName);
+              created.setDaemon(true);
+              thread = created;
+              return created;
+            });
     executor.setRemoveOnCancelPolicy(true);
   }
 

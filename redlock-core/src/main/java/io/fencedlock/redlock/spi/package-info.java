@@ -1,8 +1,8 @@
 /**
  * The seam between the Redlock algorithm and the Redis nodes it runs on: {@link
- * io.fencedlock.redlock.spi.NodeDriver} (one asynchronous call per node script, typed replies)
- * and {@link io.fencedlock.redlock.spi.Environment} (the scheduler, randomness and wall clock
- * the algorithm uses besides the {@link io.fencedlock.redlock.Ticker}).
+ * io.fencedlock.redlock.spi.NodeDriver} (one asynchronous call per node script, typed replies) and
+ * {@link io.fencedlock.redlock.spi.Environment} (the scheduler, randomness and wall clock the
+ * algorithm uses besides the {@link io.fencedlock.redlock.Ticker}).
  *
  * <p>{@link io.fencedlock.redlock.Redlock#create(io.fencedlock.redlock.RedlockConfig)} uses the
  * Lettuce driver ({@code io.fencedlock.redlock.lettuce}) and the system environment; {@link

@@ -1,8 +1,8 @@
 package io.fencedlock.redlock.lettuce;
 
-import io.fencedlock.redlock.spi.NodeKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fencedlock.redlock.spi.NodeKeys;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import java.util.List;
@@ -153,14 +153,38 @@ final class AcquireScriptIT {
 
   @SuppressWarnings("unchecked")
   private static List<Object> acquire(String owner, String predicted) {
-    return (List<Object>) redis.command("EVAL", LuaScript.ACQUIRE.source(), "4",
-        LOCK, FENCE, NodeKeys.MARKER, NodeKeys.HIGH_WATER, owner, "60000", "1", predicted);
+    return (List<Object>)
+        redis.command(
+            "EVAL",
+            LuaScript.ACQUIRE.source(),
+            "4",
+            LOCK,
+            FENCE,
+            NodeKeys.MARKER,
+            NodeKeys.HIGH_WATER,
+            owner,
+            "60000",
+            "1",
+            predicted);
   }
 
   /** acquire.lua as a local handoff sends it: the predecessor's owner id as ARGV[5]. */
   @SuppressWarnings("unchecked")
-  private static List<Object> handoff(String owner, String predicted, String check, String predecessor) {
-    return (List<Object>) redis.command("EVAL", LuaScript.ACQUIRE.source(), "4",
-        LOCK, FENCE, NodeKeys.MARKER, NodeKeys.HIGH_WATER, owner, "60000", check, predicted, predecessor);
+  private static List<Object> handoff(
+      String owner, String predicted, String check, String predecessor) {
+    return (List<Object>)
+        redis.command(
+            "EVAL",
+            LuaScript.ACQUIRE.source(),
+            "4",
+            LOCK,
+            FENCE,
+            NodeKeys.MARKER,
+            NodeKeys.HIGH_WATER,
+            owner,
+            "60000",
+            check,
+            predicted,
+            predecessor);
   }
 }

@@ -74,6 +74,7 @@ final class HandoffScriptIT {
 
   @SuppressWarnings("unchecked")
   private static List<Object> handoff(String owner, String predecessor) {
-    return (List<Object>) redis.command("EVAL", LuaScript.HANDOFF.source(), "1", LOCK, owner, "60000", predecessor);
+    return (List<Object>)
+        redis.command("EVAL", LuaScript.HANDOFF.source(), "1", LOCK, owner, "60000", predecessor);
   }
 }

@@ -16,7 +16,8 @@ final class LettuceNodeDriverIT {
   void connect_loadsEveryScriptIntoEveryNode() {
     try (RedisNodes nodes = RedisNodes.start(3)) {
       nodes.forEach(n -> n.command("SCRIPT", "FLUSH"));
-      RedlockConfig config = RedlockConfig.builder().nodes(nodes.uris()).connectTimeout(Timing.AWAIT).build();
+      RedlockConfig config =
+          RedlockConfig.builder().nodes(nodes.uris()).connectTimeout(Timing.AWAIT).build();
 
       try (LettuceNodeDriver driver = LettuceNodeDriver.open(config)) {
         driver.connect(Timing.AWAIT);
@@ -24,7 +25,8 @@ final class LettuceNodeDriverIT {
         for (RedisNode node : nodes) {
           for (LuaScript script : LuaScript.ALL) {
             assertThat(((List<?>) node.command("SCRIPT", "EXISTS", script.sha1())).get(0))
-                .as("%s known to %s", script.name(), node).isEqualTo(1L);
+                .as("%s known to %s", script.name(), node)
+                .isEqualTo(1L);
           }
         }
       }

@@ -2,7 +2,6 @@ package io.fencedlock.redlock.lettuce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 final class LuaScriptTest {

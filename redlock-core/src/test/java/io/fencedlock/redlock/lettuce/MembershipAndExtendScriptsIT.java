@@ -1,8 +1,8 @@
 package io.fencedlock.redlock.lettuce;
 
-import io.fencedlock.redlock.spi.NodeKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fencedlock.redlock.spi.NodeKeys;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import java.util.List;
@@ -126,13 +126,26 @@ final class MembershipAndExtendScriptsIT {
   }
 
   private static String nameEmptyNode(String freshId) {
-    return (String) redis.command("EVAL", LuaScript.NAME_EMPTY_NODE.source(), "2",
-        NodeKeys.MARKER, NodeKeys.EMPTY, freshId);
+    return (String)
+        redis.command(
+            "EVAL",
+            LuaScript.NAME_EMPTY_NODE.source(),
+            "2",
+            NodeKeys.MARKER,
+            NodeKeys.EMPTY,
+            freshId);
   }
 
   private static List<Object> initNode(String epoch, String incarnation) {
-    String[] keys = {"EVAL", LuaScript.INIT_NODE.source(), "3",
-        NodeKeys.MARKER, NodeKeys.HIGH_WATER, NodeKeys.EMPTY, epoch};
+    String[] keys = {
+      "EVAL",
+      LuaScript.INIT_NODE.source(),
+      "3",
+      NodeKeys.MARKER,
+      NodeKeys.HIGH_WATER,
+      NodeKeys.EMPTY,
+      epoch
+    };
     String[] call = incarnation == null ? keys : append(keys, incarnation);
     @SuppressWarnings("unchecked")
     List<Object> reply = (List<Object>) redis.command(call);

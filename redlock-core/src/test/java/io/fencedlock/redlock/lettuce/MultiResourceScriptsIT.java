@@ -14,7 +14,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** acquire-all, fence-all, extend-all and release-all on a real Redis, through the Lettuce driver. */
+/**
+ * acquire-all, fence-all, extend-all and release-all on a real Redis, through the Lettuce driver.
+ */
 final class MultiResourceScriptsIT {
   private static final List<String> LOCKS = List.of("s:a", "s:b");
   private static final List<String> FENCES = List.of("{s:a}:fence", "{s:b}:fence");
@@ -26,7 +28,9 @@ final class MultiResourceScriptsIT {
   static void start() {
     nodes = RedisNodes.start(1);
     redis = nodes.node(0);
-    driver = LettuceNodeDriver.open(RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(Timing.AWAIT).build());
+    driver =
+        LettuceNodeDriver.open(
+            RedlockConfig.builder().nodes(nodes.uris()).nodeTimeout(Timing.AWAIT).build());
     driver.connect(Timing.AWAIT);
   }
 
@@ -60,10 +64,13 @@ final class MultiResourceScriptsIT {
 
     MultiLockReply reply = driver.lockAll(0, LOCKS, FENCES, "owner-a", 30_000).join();
 
-    assertThat(reply).isInstanceOfSatisfying(MultiLockReply.Refused.class, refused -> {
-      assertThat(refused.index()).isEqualTo(1);
-      assertThat(refused.holder()).isEqualTo("owner-b");
-    });
+    assertThat(reply)
+        .isInstanceOfSatisfying(
+            MultiLockReply.Refused.class,
+            refused -> {
+              assertThat(refused.index()).isEqualTo(1);
+              assertThat(refused.holder()).isEqualTo("owner-b");
+            });
     assertThat(redis.command("EXISTS", "s:a")).isEqualTo(0L);
   }
 
@@ -71,7 +78,8 @@ final class MultiResourceScriptsIT {
   void acquireAll_noMarker_isUninitializedAndWritesNothing() {
     redis.command("DEL", NodeKeys.MARKER);
 
-    assertThat(driver.lockAll(0, LOCKS, FENCES, "owner-a", 30_000).join()).isInstanceOf(MultiLockReply.Uninitialized.class);
+    assertThat(driver.lockAll(0, LOCKS, FENCES, "owner-a", 30_000).join())
+        .isInstanceOf(MultiLockReply.Uninitialized.class);
     assertThat(redis.command("EXISTS", "s:a", "s:b")).isEqualTo(0L);
   }
 
@@ -80,7 +88,8 @@ final class MultiResourceScriptsIT {
     driver.lockAll(0, LOCKS, FENCES, "owner-a", 30_000).join();
     redis.command("SET", FENCES.get(0), "9000");
 
-    assertThat(driver.writeTokens(0, LOCKS, FENCES, "owner-a", List.of(6000L, 8000L)).join()).isTrue();
+    assertThat(driver.writeTokens(0, LOCKS, FENCES, "owner-a", List.of(6000L, 8000L)).join())
+        .isTrue();
 
     assertThat(redis.command("GET", FENCES.get(0))).isEqualTo("9000"); // never lowered
     assertThat(redis.command("GET", FENCES.get(1))).isEqualTo("8000");
@@ -92,7 +101,8 @@ final class MultiResourceScriptsIT {
     driver.lockAll(0, LOCKS, FENCES, "owner-a", 30_000).join();
     redis.command("SET", "s:b", "owner-b");
 
-    assertThat(driver.writeTokens(0, LOCKS, FENCES, "owner-a", List.of(6000L, 8000L)).join()).isFalse();
+    assertThat(driver.writeTokens(0, LOCKS, FENCES, "owner-a", List.of(6000L, 8000L)).join())
+        .isFalse();
 
     assertThat(redis.command("EXISTS", FENCES.get(0), FENCES.get(1))).isEqualTo(0L);
     assertThat(redis.command("GET", NodeKeys.HIGH_WATER)).isEqualTo("5000");

@@ -1,11 +1,10 @@
 package io.fencedlock.redlock.lettuce;
 
-import io.fencedlock.testkit.support.Timing;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +20,8 @@ final class RequestTimerTest {
   /** Long enough that a test thread answers a request in time even on a busy machine. */
   private static final Duration TIMEOUT = Duration.ofMillis(500);
 
-  private final RequestTimer timer = new RequestTimer(TIMEOUT, new OwnThreads().factory("test-timeouts"));
+  private final RequestTimer timer =
+      new RequestTimer(TIMEOUT, new OwnThreads().factory("test-timeouts"));
 
   @AfterEach
   void close() {
@@ -34,7 +34,8 @@ final class RequestTimerTest {
     CompletableFuture<String> request = timer.bound(new CompletableFuture<>());
 
     assertThatThrownBy(() -> request.get(Timing.AWAIT.toNanos(), TimeUnit.NANOSECONDS))
-        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class);
+        .isInstanceOf(ExecutionException.class)
+        .hasCauseInstanceOf(TimeoutException.class);
     assertThat(System.nanoTime() - sent).isGreaterThanOrEqualTo(TIMEOUT.toNanos());
   }
 
@@ -51,11 +52,14 @@ final class RequestTimerTest {
   void requestAfterAnIdleSpell_stillTimesOut() throws Exception {
     CompletableFuture<String> first = timer.bound(new CompletableFuture<>());
     first.complete("OK"); // or timed out meanwhile: either way it leaves the queue
-    await().atMost(Timing.AWAIT).until(() -> timer.queued() == 0); // the thread has nothing left to wait for
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> timer.queued() == 0); // the thread has nothing left to wait for
 
     CompletableFuture<String> second = timer.bound(new CompletableFuture<>());
 
-    assertThatThrownBy(() -> second.get(Timing.AWAIT.toNanos(), TimeUnit.NANOSECONDS)).hasCauseInstanceOf(TimeoutException.class);
+    assertThatThrownBy(() -> second.get(Timing.AWAIT.toNanos(), TimeUnit.NANOSECONDS))
+        .hasCauseInstanceOf(TimeoutException.class);
   }
 
   @Test
@@ -67,22 +71,29 @@ final class RequestTimerTest {
     }
     assertThat(answered.complete("OK")).as("answered before the timeout").isTrue();
 
-    CompletableFuture.allOf(unanswered.stream().map(r -> r.exceptionally(e -> null)).toArray(CompletableFuture[]::new))
+    CompletableFuture.allOf(
+            unanswered.stream()
+                .map(r -> r.exceptionally(e -> null))
+                .toArray(CompletableFuture[]::new))
         .get(Timing.AWAIT.toNanos(), TimeUnit.NANOSECONDS);
-    assertThat(unanswered).allSatisfy(r -> assertThatThrownBy(r::join).hasCauseInstanceOf(TimeoutException.class));
+    assertThat(unanswered)
+        .allSatisfy(r -> assertThatThrownBy(r::join).hasCauseInstanceOf(TimeoutException.class));
     assertThat(answered.join()).isEqualTo("OK");
   }
 
   @Test
   void requestsFromManyThreads_allTimeOut() throws Exception {
-    List<CompletableFuture<String>> requests = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<CompletableFuture<String>> requests =
+        java.util.Collections.synchronizedList(new ArrayList<>());
     List<Thread> senders = new ArrayList<>();
     for (int t = 0; t < 4; t++) {
-      Thread sender = new Thread(() -> {
-        for (int i = 0; i < 250; i++) {
-          requests.add(timer.bound(new CompletableFuture<>()));
-        }
-      });
+      Thread sender =
+          new Thread(
+              () -> {
+                for (int i = 0; i < 250; i++) {
+                  requests.add(timer.bound(new CompletableFuture<>()));
+                }
+              });
       senders.add(sender);
       sender.start();
     }
@@ -91,15 +102,19 @@ final class RequestTimerTest {
     }
 
     assertThat(requests).hasSize(1000);
-    CompletableFuture.allOf(requests.stream().map(r -> r.exceptionally(e -> null)).toArray(CompletableFuture[]::new))
+    CompletableFuture.allOf(
+            requests.stream()
+                .map(r -> r.exceptionally(e -> null))
+                .toArray(CompletableFuture[]::new))
         .get(Timing.AWAIT.toNanos(), TimeUnit.NANOSECONDS);
-    assertThat(requests).allSatisfy(r ->
-        assertThatThrownBy(r::join).hasCauseInstanceOf(TimeoutException.class));
+    assertThat(requests)
+        .allSatisfy(r -> assertThatThrownBy(r::join).hasCauseInstanceOf(TimeoutException.class));
   }
 
   @Test
   void close_failsPendingRequestsAtOnce_andLaterOnesImmediately() {
-    RequestTimer slow = new RequestTimer(Duration.ofHours(1), new OwnThreads().factory("test-slow-timeouts"));
+    RequestTimer slow =
+        new RequestTimer(Duration.ofHours(1), new OwnThreads().factory("test-slow-timeouts"));
     CompletableFuture<String> pending = slow.bound(new CompletableFuture<>());
 
     slow.close();

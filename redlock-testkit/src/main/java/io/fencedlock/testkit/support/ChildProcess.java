@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  * directory the caller gives, so a test reads them while the process runs and the process never
  * blocks on a full pipe. {@link #close()} kills it and everything it started.
  *
- * <p>Waits are bounded by the caller's timeout and fail at once when the process exits first.
- * Not thread-safe: one test drives it.
+ * <p>Waits are bounded by the caller's timeout and fail at once when the process exits first. Not
+ * thread-safe: one test drives it.
  */
 public final class ChildProcess implements AutoCloseable {
   private static final AtomicInteger COUNTER = new AtomicInteger();
@@ -42,8 +42,8 @@ public final class ChildProcess implements AutoCloseable {
   }
 
   /**
-   * Starts {@code command} in this JVM's working directory, with its output in files under
-   * {@code logDir}.
+   * Starts {@code command} in this JVM's working directory, with its output in files under {@code
+   * logDir}.
    *
    * @throws UncheckedIOException if it cannot be started
    */
@@ -71,10 +71,11 @@ public final class ChildProcess implements AutoCloseable {
     int n = COUNTER.incrementAndGet();
     Path out = logDir.resolve("child-" + n + ".out");
     Path err = logDir.resolve("child-" + n + ".err");
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .directory(workDir.toFile())
-        .redirectOutput(out.toFile())
-        .redirectError(err.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(workDir.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile());
     builder.environment().putAll(extraEnv);
     try {
       return new ChildProcess(builder.start(), command, out, err);
@@ -125,7 +126,12 @@ public final class ChildProcess implements AutoCloseable {
       }
       if (exited) {
         throw new IllegalStateException(
-            "exited with " + process.exitValue() + " before printing " + pattern + ":\n" + output());
+            "exited with "
+                + process.exitValue()
+                + " before printing "
+                + pattern
+                + ":\n"
+                + output());
       }
       if (System.nanoTime() - deadline >= 0) {
         throw new IllegalStateException(
@@ -136,11 +142,12 @@ public final class ChildProcess implements AutoCloseable {
   }
 
   /**
-   * The processes among this process's descendants whose command ends with {@code suffix}, such
-   * as {@code "redis-server"}.
+   * The processes among this process's descendants whose command ends with {@code suffix}, such as
+   * {@code "redis-server"}.
    */
   public List<ProcessHandle> descendants(String suffix) {
-    return process.descendants()
+    return process
+        .descendants()
         .filter(p -> p.info().command().map(c -> c.endsWith(suffix)).orElse(false))
         .toList();
   }

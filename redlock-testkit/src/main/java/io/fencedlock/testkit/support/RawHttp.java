@@ -68,12 +68,14 @@ public final class RawHttp {
 
   /** {@code POST path} with a JSON body. */
   public Response post(String path, String json) {
-    return sendWithBody("POST", path, json.getBytes(StandardCharsets.UTF_8), "Content-Type: application/json");
+    return sendWithBody(
+        "POST", path, json.getBytes(StandardCharsets.UTF_8), "Content-Type: application/json");
   }
 
   /** {@code PATCH path} with a JSON body. */
   public Response patch(String path, String json) {
-    return sendWithBody("PATCH", path, json.getBytes(StandardCharsets.UTF_8), "Content-Type: application/json");
+    return sendWithBody(
+        "PATCH", path, json.getBytes(StandardCharsets.UTF_8), "Content-Type: application/json");
   }
 
   /** A request without a body; {@code headerLines} are "Name: value". */
@@ -90,9 +92,9 @@ public final class RawHttp {
   }
 
   /**
-   * Sends a request whose head is {@code method path}, {@code Host}, {@code Connection: close}
-   * and {@code headerLines} (each "Name: value"), followed by {@code body} exactly as given (the
-   * caller writes any Content-Length or chunk framing), and reads the whole response.
+   * Sends a request whose head is {@code method path}, {@code Host}, {@code Connection: close} and
+   * {@code headerLines} (each "Name: value"), followed by {@code body} exactly as given (the caller
+   * writes any Content-Length or chunk framing), and reads the whole response.
    *
    * @throws UncheckedIOException if the exchange fails
    */
@@ -113,13 +115,14 @@ public final class RawHttp {
   }
 
   /**
-   * Sends {@code request} verbatim (request line, headers and body, all framing the caller's) on
-   * a fresh connection and reads the whole response.
+   * Sends {@code request} verbatim (request line, headers and body, all framing the caller's) on a
+   * fresh connection and reads the whole response.
    *
    * @throws UncheckedIOException if the exchange fails
    */
   public Response sendVerbatim(String request) {
-    return exchange(request.getBytes(StandardCharsets.ISO_8859_1), request.lines().findFirst().orElse(request));
+    return exchange(
+        request.getBytes(StandardCharsets.ISO_8859_1), request.lines().findFirst().orElse(request));
   }
 
   /** The value for a Host header: the base URL's host and port. */
@@ -130,7 +133,8 @@ public final class RawHttp {
   /** Frames {@code body} as one chunk plus the terminating chunk. */
   public static byte[] chunked(byte[] body) {
     ByteArrayOutputStream framed = new ByteArrayOutputStream();
-    framed.writeBytes((Integer.toHexString(body.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    framed.writeBytes(
+        (Integer.toHexString(body.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
     framed.writeBytes(body);
     framed.writeBytes("\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
     return framed.toByteArray();
@@ -153,11 +157,12 @@ public final class RawHttp {
   }
 
   /**
-   * The response of a server that answered before reading the whole body (an early 413) and
-   * then closed with the rest unread, which resets the connection under a client still
-   * sending. Like curl, read what it said; the response is already in the receive buffer.
+   * The response of a server that answered before reading the whole body (an early 413) and then
+   * closed with the rest unread, which resets the connection under a client still sending. Like
+   * curl, read what it said; the response is already in the receive buffer.
    */
-  private static Response earlyResponse(Socket socket, SocketException sendFailed) throws IOException {
+  private static Response earlyResponse(Socket socket, SocketException sendFailed)
+      throws IOException {
     try {
       return parse(socket.getInputStream());
     } catch (IOException unreadable) {
@@ -183,7 +188,8 @@ public final class RawHttp {
     return new Response(status, headers, body(in, status, headers));
   }
 
-  private static byte[] body(InputStream in, int status, Map<String, String> headers) throws IOException {
+  private static byte[] body(InputStream in, int status, Map<String, String> headers)
+      throws IOException {
     if (status / 100 == 1 || status == 204 || status == 304) {
       return new byte[0];
     }
@@ -199,7 +205,9 @@ public final class RawHttp {
     while (true) {
       String sizeLine = readLine(in);
       int semicolon = sizeLine.indexOf(';');
-      int size = Integer.parseInt((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).strip(), 16);
+      int size =
+          Integer.parseInt(
+              (semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).strip(), 16);
       if (size == 0) {
         for (String trailer = readLine(in); !trailer.isEmpty(); trailer = readLine(in)) {
           // trailers carry nothing a test asserts on

@@ -30,8 +30,8 @@ public final class TempDirs {
   }
 
   /**
-   * Deletes {@code dir} and everything below it. A missing directory, or entries that vanish
-   * while it walks (a process still shutting down), are fine: gone is the goal.
+   * Deletes {@code dir} and everything below it. A missing directory, or entries that vanish while
+   * it walks (a process still shutting down), are fine: gone is the goal.
    *
    * @throws UncheckedIOException if something that exists cannot be deleted
    */

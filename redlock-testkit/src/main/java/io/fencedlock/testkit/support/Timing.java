@@ -8,11 +8,11 @@ import java.time.Duration;
  * #SCALE_ENV}, else 1. {@code FENCEDLOCK_TIMING_SCALE=3 ./fencedlock test} or {@code mvn verify
  * -Dfencedlock.timing.scale=3} triples every bound below (Maven hands both to the test JVMs).
  *
- * <p>What is scaled: upper bounds on waiting for something that should happen (a process to
- * start, a condition to become true, a reply to arrive). What is not: poll intervals, and lower
- * bounds that are the behaviour under test (a 300 ms latency toxic delays a round trip by at
- * least 300 ms on any machine). A test that needs a bound of its own derives it with {@link
- * #scaled(Duration)}; it never compares elapsed time with a literal.
+ * <p>What is scaled: upper bounds on waiting for something that should happen (a process to start,
+ * a condition to become true, a reply to arrive). What is not: poll intervals, and lower bounds
+ * that are the behaviour under test (a 300 ms latency toxic delays a round trip by at least 300 ms
+ * on any machine). A test that needs a bound of its own derives it with {@link #scaled(Duration)};
+ * it never compares elapsed time with a literal.
  *
  * <p>Stateless and thread-safe; the scale is read once, when the class is initialized.
  */
@@ -75,10 +75,12 @@ public final class Timing {
     try {
       scale = Double.parseDouble(value.strip());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be a positive number but was '" + value + "'", e);
+      throw new IllegalArgumentException(
+          name + " must be a positive number but was '" + value + "'", e);
     }
     if (!(scale > 0) || Double.isInfinite(scale)) {
-      throw new IllegalArgumentException(name + " must be a positive number but was '" + value + "'");
+      throw new IllegalArgumentException(
+          name + " must be a positive number but was '" + value + "'");
     }
     return scale;
   }

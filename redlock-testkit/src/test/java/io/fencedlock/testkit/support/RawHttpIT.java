@@ -21,17 +21,30 @@ final class RawHttpIT {
   @BeforeAll
   static void start() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/fixed", exchange -> respond(exchange, 200, "fixed " + exchange.getRequestMethod(), false));
+    server.createContext(
+        "/fixed",
+        exchange -> respond(exchange, 200, "fixed " + exchange.getRequestMethod(), false));
     server.createContext("/chunked", exchange -> respond(exchange, 200, "chunked body", true));
-    server.createContext("/empty", exchange -> {
-      exchange.sendResponseHeaders(204, -1);
-      exchange.close();
-    });
-    server.createContext("/echo", exchange -> {
-      byte[] body = exchange.getRequestBody().readAllBytes();
-      respond(exchange, 201, exchange.getRequestMethod() + " " + new String(body, StandardCharsets.UTF_8)
-          + " " + exchange.getRequestHeaders().getFirst("Content-Type"), false);
-    });
+    server.createContext(
+        "/empty",
+        exchange -> {
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    server.createContext(
+        "/echo",
+        exchange -> {
+          byte[] body = exchange.getRequestBody().readAllBytes();
+          respond(
+              exchange,
+              201,
+              exchange.getRequestMethod()
+                  + " "
+                  + new String(body, StandardCharsets.UTF_8)
+                  + " "
+                  + exchange.getRequestHeaders().getFirst("Content-Type"),
+              false);
+        });
     server.start();
     http = new RawHttp("http://127.0.0.1:" + server.getAddress().getPort());
   }
@@ -65,7 +78,8 @@ final class RawHttpIT {
 
   @Test
   void postAndPatch_jsonBody_areSentWithLengthAndType() {
-    assertThat(http.post("/echo", "{\"a\":1}").bodyText()).isEqualTo("POST {\"a\":1} application/json");
+    assertThat(http.post("/echo", "{\"a\":1}").bodyText())
+        .isEqualTo("POST {\"a\":1} application/json");
     assertThat(http.patch("/echo", "{}").bodyText()).isEqualTo("PATCH {} application/json");
   }
 
@@ -73,7 +87,8 @@ final class RawHttpIT {
   void sendWithBody_chunkedFraming_arrivesWhole() {
     byte[] framed = RawHttp.chunked("abc".getBytes(StandardCharsets.UTF_8));
 
-    RawHttp.Response response = http.send("PUT", "/echo", new String[] {"Transfer-Encoding: chunked"}, framed);
+    RawHttp.Response response =
+        http.send("PUT", "/echo", new String[] {"Transfer-Encoding: chunked"}, framed);
 
     assertThat(response.status()).isEqualTo(201);
     assertThat(response.bodyText()).startsWith("PUT abc");
@@ -81,14 +96,16 @@ final class RawHttpIT {
 
   @Test
   void sendVerbatim_requestAsGiven_readsTheResponse() {
-    RawHttp.Response response = http.sendVerbatim(
-        "GET /fixed HTTP/1.1\r\nHost: " + http.hostHeader() + "\r\nConnection: close\r\n\r\n");
+    RawHttp.Response response =
+        http.sendVerbatim(
+            "GET /fixed HTTP/1.1\r\nHost: " + http.hostHeader() + "\r\nConnection: close\r\n\r\n");
 
     assertThat(response.status()).isEqualTo(200);
     assertThat(response.bodyText()).isEqualTo("fixed GET");
   }
 
-  private static void respond(HttpExchange exchange, int status, String text, boolean chunked) throws IOException {
+  private static void respond(HttpExchange exchange, int status, String text, boolean chunked)
+      throws IOException {
     byte[] body = text.getBytes(StandardCharsets.UTF_8);
     exchange.sendResponseHeaders(status, chunked ? 0 : body.length);
     try (OutputStream out = exchange.getResponseBody()) {

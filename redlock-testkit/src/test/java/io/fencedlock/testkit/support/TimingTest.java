@@ -24,18 +24,23 @@ final class TimingTest {
   @Test
   void parseScale_notAPositiveNumber_namesTheKnob() {
     assertThatThrownBy(() -> Timing.parseScale("fast", null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(Timing.SCALE_PROPERTY);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(Timing.SCALE_PROPERTY);
     assertThatThrownBy(() -> Timing.parseScale(null, "0"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(Timing.SCALE_ENV);
-    assertThatThrownBy(() -> Timing.parseScale("-1", null)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> Timing.parseScale("NaN", null)).isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(Timing.SCALE_ENV);
+    assertThatThrownBy(() -> Timing.parseScale("-1", null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Timing.parseScale("NaN", null))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void scaled_andBounds_followTheScale() {
     double scale = Timing.scale();
 
-    assertThat(Timing.scaled(Duration.ofSeconds(2))).isEqualTo(Duration.ofNanos((long) (2e9 * scale)));
+    assertThat(Timing.scaled(Duration.ofSeconds(2)))
+        .isEqualTo(Duration.ofNanos((long) (2e9 * scale)));
     assertThat(Timing.AWAIT).isEqualTo(Timing.scaled(Duration.ofSeconds(10)));
     assertThat(Timing.generousUpperBound(Duration.ofMillis(100)))
         .isEqualTo(Duration.ofMillis(100).plus(Timing.scaled(Duration.ofSeconds(3))));
