@@ -2,8 +2,11 @@ package io.fencedlock.storage.service;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.storage.client.FencedStorageClient;
+import io.fencedlock.testkit.support.Timing;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -63,12 +66,20 @@ final class ServiceMetricsIT {
     client.isHealthy();
     client.stats();
 
-    assertThat(requests("object_put", "200")).isEqualTo(1);
-    assertThat(requests("object_put", "409")).isEqualTo(1);
-    assertThat(requests("object_get", "200")).isEqualTo(1);
-    assertThat(requests("object_get", "404")).isEqualTo(1);
-    assertThat(requests("health", "200")).isEqualTo(1);
-    assertThat(requests("stats", "200")).isEqualTo(1);
+    // A request is timed when its response's last byte has been written, which can be just after
+    // the client has read it: wait (bounded) until every answer has been timed.
+    await()
+        .atMost(Timing.AWAIT)
+        .pollInterval(Timing.POLL)
+        .untilAsserted(
+            () -> {
+              assertThat(requests("object_put", "200")).isEqualTo(1);
+              assertThat(requests("object_put", "409")).isEqualTo(1);
+              assertThat(requests("object_get", "200")).isEqualTo(1);
+              assertThat(requests("object_get", "404")).isEqualTo(1);
+              assertThat(requests("health", "200")).isEqualTo(1);
+              assertThat(requests("stats", "200")).isEqualTo(1);
+            });
     assertThat(meters.get(ServiceMetrics.REQUESTS).tag("endpoint", "object_put").timers())
         .allSatisfy(
             timer ->
@@ -89,11 +100,13 @@ final class ServiceMetricsIT {
 
   private long requests(String endpoint, String status) {
     return meters
-        .get(ServiceMetrics.REQUESTS)
+        .find(ServiceMetrics.REQUESTS)
         .tag("endpoint", endpoint)
         .tag("status", status)
-        .timer()
-        .count();
+        .timers()
+        .stream()
+        .mapToLong(Timer::count)
+        .sum();
   }
 
   private static byte[] bytes(String text) {
