@@ -12,9 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns whatever ended a request early into its answer: {@link HttpProblem} to its 4xx, a body
- * deadline to 408, overload to 503 with {@code Retry-After} (nothing changed), {@link
- * StoreException} to 503 (outcome unknown), anything else (a bug) to 500. Errors are JSON {@code
- * {"error": ...}}. Thread-safe.
+ * deadline to 408, overload and a call skipped in the queue to 503 with {@code Retry-After}
+ * (nothing changed), {@link StoreException} to 503 (outcome unknown), anything else (a bug) to 500.
+ * Errors are JSON {@code {"error": ...}}. Thread-safe.
  */
 final class Failures {
   private static final Logger log = LoggerFactory.getLogger(Failures.class);
@@ -48,10 +48,11 @@ final class Failures {
       exchange.jsonAndClose(408, new JsonBodies.Error(cause.getMessage()), Map.of());
     } else if (cause instanceof StoreWorkers.Overloaded) {
       metrics.overload(endpoint);
-      exchange.json(
-          503,
-          new JsonBodies.Overloaded(cause.getMessage()),
-          Map.of(HttpHeader.RETRY_AFTER.asString(), retryAfterSeconds));
+      nothingChanged(exchange, cause);
+    } else if (cause instanceof StoreWorkers.Expired expired) {
+      // Usually no one reads this answer (the client is gone); it is still the truth.
+      metrics.expired(endpoint, expired.reason());
+      nothingChanged(exchange, cause);
     } else if (cause instanceof StoreException) {
       log.warn("{} -> 503", endpoint, cause);
       exchange.json(503, new JsonBodies.Error("storage unavailable: " + cause.getMessage()));
@@ -63,6 +64,14 @@ final class Failures {
       log.warn("{} -> 500", endpoint, cause);
       exchange.json(500, new JsonBodies.Error("internal error"));
     }
+  }
+
+  /** 503 for a request that never ran: safe to retry after {@code Retry-After}. */
+  private void nothingChanged(Exchange exchange, Throwable cause) {
+    exchange.json(
+        503,
+        new JsonBodies.NothingChanged(cause.getMessage()),
+        Map.of(HttpHeader.RETRY_AFTER.asString(), retryAfterSeconds));
   }
 
   private static Throwable unwrap(Throwable failure) {

@@ -21,6 +21,7 @@ import java.util.function.IntSupplier;
 final class ServiceMetrics {
   static final String WRITES = "fencedlock.storage.writes";
   static final String OVERLOADS = "fencedlock.storage.overloads";
+  static final String EXPIRED = "fencedlock.storage.expired";
   static final String TIMEOUTS = "fencedlock.storage.timeouts";
   static final String REQUESTS = "fencedlock.storage.requests";
   static final String QUEUED = "fencedlock.storage.queued";
@@ -85,6 +86,20 @@ final class ServiceMetrics {
     Counter.builder(OVERLOADS)
         .description("requests refused with 503 and Retry-After; none changed anything")
         .tag("endpoint", endpoint)
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * Counts a request admitted to the store's queue but skipped before its store call ran: it waited
+   * too long, or its connection closed meanwhile.
+   */
+  void expired(String endpoint, StoreWorkers.Expired.Reason reason) {
+    Counter.builder(EXPIRED)
+        .description(
+            "requests skipped in the store's queue (503 + Retry-After); none changed anything")
+        .tag("endpoint", endpoint)
+        .tag("reason", reason.name().toLowerCase(Locale.ROOT))
         .register(registry)
         .increment();
   }
