@@ -12,9 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns whatever ended a request early into its answer: {@link HttpProblem} to its 4xx, a body
- * deadline to 408, overload and a call skipped in the queue to 503 with {@code Retry-After}
- * (nothing changed), {@link StoreException} to 503 (outcome unknown), anything else (a bug) to 500.
- * Errors are JSON {@code {"error": ...}}. Thread-safe.
+ * deadline to 408, overload, a call skipped in the queue and a {@link StoreException} that changed
+ * nothing to 503 with {@code Retry-After} (nothing changed), any other {@link StoreException} to
+ * 503 (outcome unknown), anything else (a bug) to 500. Errors are JSON {@code {"error": ...}}.
+ * Thread-safe.
  */
 final class Failures {
   private static final Logger log = LoggerFactory.getLogger(Failures.class);
@@ -48,11 +49,17 @@ final class Failures {
       exchange.jsonAndClose(408, new JsonBodies.Error(cause.getMessage()), Map.of());
     } else if (cause instanceof StoreWorkers.Overloaded) {
       metrics.overload(endpoint);
-      nothingChanged(exchange, cause);
+      nothingChanged(exchange, cause.getMessage());
     } else if (cause instanceof StoreWorkers.Expired expired) {
-      // Usually no one reads this answer (the client is gone); it is still the truth.
+      // After a closed connection no one reads this answer; after a queue timeout the client,
+      // whose own timeout is longer by default, still does.
       metrics.expired(endpoint, expired.reason());
-      nothingChanged(exchange, cause);
+      nothingChanged(exchange, cause.getMessage());
+    } else if (cause instanceof StoreException gaveUp && gaveUp.changedNothing()) {
+      // No connection free, or the database cut off a lock wait or statement before the commit.
+      log.info("{} -> 503, nothing changed: {}", endpoint, gaveUp.getMessage());
+      metrics.storeGaveUp(endpoint);
+      nothingChanged(exchange, "storage busy: " + gaveUp.getMessage());
     } else if (cause instanceof StoreException) {
       log.warn("{} -> 503", endpoint, cause);
       exchange.json(503, new JsonBodies.Error("storage unavailable: " + cause.getMessage()));
@@ -66,11 +73,11 @@ final class Failures {
     }
   }
 
-  /** 503 for a request that never ran: safe to retry after {@code Retry-After}. */
-  private void nothingChanged(Exchange exchange, Throwable cause) {
+  /** 503 for a request that certainly changed nothing: safe to retry after {@code Retry-After}. */
+  private void nothingChanged(Exchange exchange, String error) {
     exchange.json(
         503,
-        new JsonBodies.NothingChanged(cause.getMessage()),
+        new JsonBodies.NothingChanged(error),
         Map.of(HttpHeader.RETRY_AFTER.asString(), retryAfterSeconds));
   }
 

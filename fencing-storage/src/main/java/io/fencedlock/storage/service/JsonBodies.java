@@ -38,9 +38,9 @@ final class JsonBodies {
   record Error(String error) {}
 
   /**
-   * 503 for a request that provably changed nothing (refused for overload, or skipped after waiting
-   * too long for a store thread), so, unlike a 503 for a failing database, its outcome is known and
-   * retrying it is safe.
+   * 503 for a request that provably changed nothing (refused for overload, skipped after waiting
+   * too long for a store thread, or its store call gave up before committing), so, unlike a 503 for
+   * a failing database, its outcome is known and retrying it is safe.
    */
   record NothingChanged(String error, boolean changed) {
     NothingChanged(String error) {

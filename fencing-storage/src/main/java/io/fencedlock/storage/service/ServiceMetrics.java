@@ -22,6 +22,7 @@ final class ServiceMetrics {
   static final String WRITES = "fencedlock.storage.writes";
   static final String OVERLOADS = "fencedlock.storage.overloads";
   static final String EXPIRED = "fencedlock.storage.expired";
+  static final String STORE_GAVE_UP = "fencedlock.storage.store_gave_up";
   static final String TIMEOUTS = "fencedlock.storage.timeouts";
   static final String REQUESTS = "fencedlock.storage.requests";
   static final String QUEUED = "fencedlock.storage.queued";
@@ -100,6 +101,20 @@ final class ServiceMetrics {
             "requests skipped in the store's queue (503 + Retry-After); none changed anything")
         .tag("endpoint", endpoint)
         .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * Counts a store call that gave up before its commit: no database connection free in time, or a
+   * lock or statement timeout.
+   */
+  void storeGaveUp(String endpoint) {
+    Counter.builder(STORE_GAVE_UP)
+        .description(
+            "store calls that timed out before committing (503 + Retry-After); none changed"
+                + " anything")
+        .tag("endpoint", endpoint)
         .register(registry)
         .increment();
   }

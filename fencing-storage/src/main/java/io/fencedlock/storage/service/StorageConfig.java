@@ -1,6 +1,7 @@
 package io.fencedlock.storage.service;
 
 import io.fencedlock.storage.store.JdbcFencedStore;
+import io.fencedlock.storage.store.StoreTimeouts;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Objects;
@@ -55,6 +56,7 @@ public final class StorageConfig {
   private final int workerThreads;
   private final int queueCapacity;
   private final Duration queueTimeout;
+  private final StoreTimeouts storeTimeouts;
   private final Duration headerTimeout;
   private final Duration bodyTimeout;
   private final Duration idleTimeout;
@@ -74,6 +76,7 @@ public final class StorageConfig {
         builder.queueTimeout != null
             ? builder.queueTimeout
             : min(DEFAULT_QUEUE_TIMEOUT, builder.idleTimeout);
+    this.storeTimeouts = builder.storeTimeouts;
     this.headerTimeout = builder.headerTimeout;
     this.bodyTimeout = builder.bodyTimeout;
     this.idleTimeout = builder.idleTimeout;
@@ -120,6 +123,11 @@ public final class StorageConfig {
     return queueTimeout;
   }
 
+  /** How long a store call may wait for a database connection, a lock and a statement. */
+  public StoreTimeouts storeTimeouts() {
+    return storeTimeouts;
+  }
+
   /** Bound on receiving a request's head, from its first byte. */
   public Duration headerTimeout() {
     return headerTimeout;
@@ -164,6 +172,7 @@ public final class StorageConfig {
     private int workerThreads = DEFAULT_WORKER_THREADS;
     private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
     private Duration queueTimeout; // null: the default, which depends on the idle timeout
+    private StoreTimeouts storeTimeouts = StoreTimeouts.DEFAULTS;
     private Duration headerTimeout = DEFAULT_HEADER_TIMEOUT;
     private Duration bodyTimeout = DEFAULT_BODY_TIMEOUT;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
@@ -227,6 +236,18 @@ public final class StorageConfig {
      */
     public Builder queueTimeout(Duration queueTimeout) {
       this.queueTimeout = timeout(queueTimeout, "queueTimeout");
+      return this;
+    }
+
+    /**
+     * Sets how long a store call may wait for a database connection and, on PostgreSQL, for a lock
+     * ({@code lock_timeout}) and a statement ({@code statement_timeout}). A call past one of them
+     * is answered 503 with {@code Retry-After}: nothing was changed.
+     *
+     * @throws NullPointerException if {@code storeTimeouts} is null
+     */
+    public Builder storeTimeouts(StoreTimeouts storeTimeouts) {
+      this.storeTimeouts = Objects.requireNonNull(storeTimeouts, "storeTimeouts");
       return this;
     }
 

@@ -57,7 +57,7 @@ public final class StorageService implements AutoCloseable {
    * @throws UncheckedIOException if the port cannot be bound
    */
   public static StorageService start(StorageConfig config) {
-    FencedStore store = JdbcFencedStore.open(config.jdbcUrl());
+    FencedStore store = JdbcFencedStore.open(config.jdbcUrl(), config.storeTimeouts());
     StoreWorkers workers =
         new StoreWorkers(config.workerThreads(), config.queueCapacity(), config.queueTimeout());
     ServiceMetrics metrics = ServiceMetrics.in(config.meterRegistry());

@@ -217,6 +217,7 @@ abstract class OverloadContract {
                 .workerThreads(threads)
                 .queueCapacity(queue)
                 .queueTimeout(queueTimeout)
+                .storeTimeouts(PatientStore.TIMEOUTS)
                 .meterRegistry(meters)
                 .build());
   }

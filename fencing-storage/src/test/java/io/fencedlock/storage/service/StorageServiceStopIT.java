@@ -95,6 +95,7 @@ final class StorageServiceStopIT {
                 .workerThreads(1)
                 .stopGrace(Timing.scaled(Duration.ofSeconds(1)))
                 .queueTimeout(Timing.WORKLOAD) // only the closed connection may skip it
+                .storeTimeouts(PatientStore.TIMEOUTS)
                 .build());
     CompletableFuture<HttpResponse<String>> queued;
     CompletableFuture<Void> closing;
@@ -155,7 +156,12 @@ final class StorageServiceStopIT {
 
   private static StorageService start(String url, SimpleMeterRegistry meters, Duration grace) {
     return StorageService.start(
-        StorageConfig.builder().jdbcUrl(url).meterRegistry(meters).stopGrace(grace).build());
+        StorageConfig.builder()
+            .jdbcUrl(url)
+            .meterRegistry(meters)
+            .stopGrace(grace)
+            .storeTimeouts(PatientStore.TIMEOUTS)
+            .build());
   }
 
   private static void awaitRunning(SimpleMeterRegistry meters) {
