@@ -43,6 +43,15 @@ final class Exchange {
     this.endpoint = endpoint;
   }
 
+  /**
+   * Whether the connection is still open, so that someone may still read the answer. Jetty closes
+   * it on a stop, and when it fails; a client that merely gave up is seen here only once Jetty
+   * notices.
+   */
+  boolean connectionOpen() {
+    return request.getConnectionMetaData().getConnection().getEndPoint().isOpen();
+  }
+
   /** Whether an answer has been sent (or begun). */
   boolean answered() {
     return answered.get();

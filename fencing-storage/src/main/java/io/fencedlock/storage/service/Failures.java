@@ -12,9 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns whatever ended a request early into its answer: {@link HttpProblem} to its 4xx, a body
- * deadline to 408, overload to 503 with {@code Retry-After} (nothing changed), {@link
- * StoreException} to 503 (outcome unknown), anything else (a bug) to 500. Errors are JSON {@code
- * {"error": ...}}. Thread-safe.
+ * deadline to 408, overload, a call skipped in the queue and a {@link StoreException} that changed
+ * nothing to 503 with {@code Retry-After} (nothing changed), any other {@link StoreException} to
+ * 503 (outcome unknown), anything else (a bug) to 500. Errors are JSON {@code {"error": ...}}.
+ * Thread-safe.
  */
 final class Failures {
   private static final Logger log = LoggerFactory.getLogger(Failures.class);
@@ -48,10 +49,17 @@ final class Failures {
       exchange.jsonAndClose(408, new JsonBodies.Error(cause.getMessage()), Map.of());
     } else if (cause instanceof StoreWorkers.Overloaded) {
       metrics.overload(endpoint);
-      exchange.json(
-          503,
-          new JsonBodies.Overloaded(cause.getMessage()),
-          Map.of(HttpHeader.RETRY_AFTER.asString(), retryAfterSeconds));
+      nothingChanged(exchange, cause.getMessage());
+    } else if (cause instanceof StoreWorkers.Expired expired) {
+      // After a closed connection no one reads this answer; after a queue timeout the client,
+      // whose own timeout is longer by default, still does.
+      metrics.expired(endpoint, expired.reason());
+      nothingChanged(exchange, cause.getMessage());
+    } else if (cause instanceof StoreException gaveUp && gaveUp.changedNothing()) {
+      // No connection free, or the database cut off a lock wait or statement before the commit.
+      log.info("{} -> 503, nothing changed: {}", endpoint, gaveUp.getMessage());
+      metrics.storeGaveUp(endpoint);
+      nothingChanged(exchange, "storage busy: " + gaveUp.getMessage());
     } else if (cause instanceof StoreException) {
       log.warn("{} -> 503", endpoint, cause);
       exchange.json(503, new JsonBodies.Error("storage unavailable: " + cause.getMessage()));
@@ -63,6 +71,14 @@ final class Failures {
       log.warn("{} -> 500", endpoint, cause);
       exchange.json(500, new JsonBodies.Error("internal error"));
     }
+  }
+
+  /** 503 for a request that certainly changed nothing: safe to retry after {@code Retry-After}. */
+  private void nothingChanged(Exchange exchange, String error) {
+    exchange.json(
+        503,
+        new JsonBodies.NothingChanged(error),
+        Map.of(HttpHeader.RETRY_AFTER.asString(), retryAfterSeconds));
   }
 
   private static Throwable unwrap(Throwable failure) {

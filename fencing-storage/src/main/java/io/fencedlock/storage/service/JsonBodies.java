@@ -38,11 +38,12 @@ final class JsonBodies {
   record Error(String error) {}
 
   /**
-   * 503 for overload: the request was refused before it reached the store, so, unlike a 503 for a
-   * failing database, its outcome is known: nothing was changed.
+   * 503 for a request that provably changed nothing (refused for overload, skipped after waiting
+   * too long for a store thread, or its store call gave up before committing), so, unlike a 503 for
+   * a failing database, its outcome is known and retrying it is safe.
    */
-  record Overloaded(String error, boolean changed) {
-    Overloaded(String error) {
+  record NothingChanged(String error, boolean changed) {
+    NothingChanged(String error) {
       this(error, false);
     }
   }

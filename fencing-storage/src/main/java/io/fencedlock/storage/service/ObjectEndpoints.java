@@ -50,7 +50,10 @@ final class ObjectEndpoints {
     return BodyReader.read(
             exchange.request(), StorageProtocol.MAX_VALUE_BYTES, bodyTimeout, scheduler)
         .thenCompose(
-            value -> workers.submit(() -> store.put(key, value, headers.token(), headers.owner())))
+            value ->
+                workers.submit(
+                    exchange::connectionOpen,
+                    () -> store.put(key, value, headers.token(), headers.owner())))
         .thenAccept(result -> answerWrite(exchange, "put", key, headers, result));
   }
 
@@ -59,7 +62,7 @@ final class ObjectEndpoints {
     String key = validKey(rawKey);
     WriteHeaders headers = WriteHeaders.parse(exchange.request().getHeaders());
     return workers
-        .submit(() -> store.fence(key, headers.token(), headers.owner()))
+        .submit(exchange::connectionOpen, () -> store.fence(key, headers.token(), headers.owner()))
         .thenAccept(result -> answerWrite(exchange, "fence", key, headers, result));
   }
 
@@ -67,7 +70,7 @@ final class ObjectEndpoints {
   CompletableFuture<Void> get(Exchange exchange, String rawKey) {
     String key = validKey(rawKey);
     return workers
-        .submit(() -> store.get(key))
+        .submit(exchange::connectionOpen, () -> store.get(key))
         .thenAccept(found -> answerGet(exchange, key, found));
   }
 

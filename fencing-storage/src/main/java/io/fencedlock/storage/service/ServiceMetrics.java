@@ -21,6 +21,8 @@ import java.util.function.IntSupplier;
 final class ServiceMetrics {
   static final String WRITES = "fencedlock.storage.writes";
   static final String OVERLOADS = "fencedlock.storage.overloads";
+  static final String EXPIRED = "fencedlock.storage.expired";
+  static final String STORE_GAVE_UP = "fencedlock.storage.store_gave_up";
   static final String TIMEOUTS = "fencedlock.storage.timeouts";
   static final String REQUESTS = "fencedlock.storage.requests";
   static final String QUEUED = "fencedlock.storage.queued";
@@ -84,6 +86,34 @@ final class ServiceMetrics {
   void overload(String endpoint) {
     Counter.builder(OVERLOADS)
         .description("requests refused with 503 and Retry-After; none changed anything")
+        .tag("endpoint", endpoint)
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * Counts a request admitted to the store's queue but skipped before its store call ran: it waited
+   * too long, or its connection closed meanwhile.
+   */
+  void expired(String endpoint, StoreWorkers.Expired.Reason reason) {
+    Counter.builder(EXPIRED)
+        .description(
+            "requests skipped in the store's queue (503 + Retry-After); none changed anything")
+        .tag("endpoint", endpoint)
+        .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * Counts a store call that gave up before its commit: no database connection free in time, or a
+   * lock or statement timeout.
+   */
+  void storeGaveUp(String endpoint) {
+    Counter.builder(STORE_GAVE_UP)
+        .description(
+            "store calls that timed out before committing (503 + Retry-After); none changed"
+                + " anything")
         .tag("endpoint", endpoint)
         .register(registry)
         .increment();

@@ -1,6 +1,7 @@
 package io.fencedlock.storage.service;
 
 import io.fencedlock.storage.store.JdbcFencedStore;
+import io.fencedlock.storage.store.StoreTimeouts;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Objects;
@@ -25,6 +26,13 @@ public final class StorageConfig {
   /** Requests waiting for a store thread; one more is refused with 503 and Retry-After. */
   public static final int DEFAULT_QUEUE_CAPACITY = 256;
 
+  /**
+   * Longest wait for a store thread; a request that waited longer is skipped (503, nothing changed)
+   * instead of run, unless the idle timeout is shorter, which then applies. Below the client's
+   * default 10 s request timeout, so that its client is still there to read the 503.
+   */
+  public static final Duration DEFAULT_QUEUE_TIMEOUT = Duration.ofSeconds(3);
+
   /** Time from a request's first byte to the end of its head (request line and headers). */
   public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
 
@@ -47,6 +55,8 @@ public final class StorageConfig {
   private final String jdbcUrl;
   private final int workerThreads;
   private final int queueCapacity;
+  private final Duration queueTimeout;
+  private final StoreTimeouts storeTimeouts;
   private final Duration headerTimeout;
   private final Duration bodyTimeout;
   private final Duration idleTimeout;
@@ -60,6 +70,13 @@ public final class StorageConfig {
     this.jdbcUrl = Objects.requireNonNull(builder.jdbcUrl, "jdbcUrl must be set");
     this.workerThreads = builder.workerThreads;
     this.queueCapacity = builder.queueCapacity;
+    // Tied to the idle timeout by default: a request waiting for the store is as silent as an idle
+    // connection, but Jetty's idle timeout does not fire while the handler holds it.
+    this.queueTimeout =
+        builder.queueTimeout != null
+            ? builder.queueTimeout
+            : min(DEFAULT_QUEUE_TIMEOUT, builder.idleTimeout);
+    this.storeTimeouts = builder.storeTimeouts;
     this.headerTimeout = builder.headerTimeout;
     this.bodyTimeout = builder.bodyTimeout;
     this.idleTimeout = builder.idleTimeout;
@@ -67,6 +84,10 @@ public final class StorageConfig {
     this.retryAfter = builder.retryAfter;
     this.stopGrace = builder.stopGrace;
     this.meterRegistry = builder.meterRegistry;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   /** Returns a builder with the defaults; {@link Builder#jdbcUrl} must be set. */
@@ -92,6 +113,19 @@ public final class StorageConfig {
   /** Requests that may wait for a store thread before more are refused. */
   public int queueCapacity() {
     return queueCapacity;
+  }
+
+  /**
+   * How long a request may wait for a store thread before it is skipped: as set, else {@link
+   * #DEFAULT_QUEUE_TIMEOUT} or the idle timeout, whichever is shorter.
+   */
+  public Duration queueTimeout() {
+    return queueTimeout;
+  }
+
+  /** How long a store call may wait for a database connection, a lock and a statement. */
+  public StoreTimeouts storeTimeouts() {
+    return storeTimeouts;
   }
 
   /** Bound on receiving a request's head, from its first byte. */
@@ -137,6 +171,8 @@ public final class StorageConfig {
     private String jdbcUrl;
     private int workerThreads = DEFAULT_WORKER_THREADS;
     private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
+    private Duration queueTimeout; // null: the default, which depends on the idle timeout
+    private StoreTimeouts storeTimeouts = StoreTimeouts.DEFAULTS;
     private Duration headerTimeout = DEFAULT_HEADER_TIMEOUT;
     private Duration bodyTimeout = DEFAULT_BODY_TIMEOUT;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
@@ -189,6 +225,29 @@ public final class StorageConfig {
      */
     public Builder queueCapacity(int queueCapacity) {
       this.queueCapacity = inRange(queueCapacity, 1, 65_536, "queueCapacity");
+      return this;
+    }
+
+    /**
+     * Sets how long a request may wait for a store thread. One that waited longer when a thread
+     * takes it up is not run but answered 503 with {@code Retry-After}: nothing was changed.
+     *
+     * @throws IllegalArgumentException unless positive and at most one hour
+     */
+    public Builder queueTimeout(Duration queueTimeout) {
+      this.queueTimeout = timeout(queueTimeout, "queueTimeout");
+      return this;
+    }
+
+    /**
+     * Sets how long a store call may wait for a database connection and, on PostgreSQL, for a lock
+     * ({@code lock_timeout}) and a statement ({@code statement_timeout}). A call past one of them
+     * is answered 503 with {@code Retry-After}: nothing was changed.
+     *
+     * @throws NullPointerException if {@code storeTimeouts} is null
+     */
+    public Builder storeTimeouts(StoreTimeouts storeTimeouts) {
+      this.storeTimeouts = Objects.requireNonNull(storeTimeouts, "storeTimeouts");
       return this;
     }
 

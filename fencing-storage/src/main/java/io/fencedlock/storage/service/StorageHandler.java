@@ -77,7 +77,7 @@ final class StorageHandler extends Handler.Abstract.NonBlocking {
         return CompletableFuture.completedFuture(null);
       case HEALTH:
         return workers
-            .submit(store::isHealthy)
+            .submit(exchange::connectionOpen, store::isHealthy)
             .thenAccept(
                 healthy ->
                     exchange.json(

@@ -7,6 +7,7 @@ import io.fencedlock.storage.store.StoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -56,8 +57,9 @@ public final class StorageService implements AutoCloseable {
    * @throws UncheckedIOException if the port cannot be bound
    */
   public static StorageService start(StorageConfig config) {
-    FencedStore store = JdbcFencedStore.open(config.jdbcUrl());
-    StoreWorkers workers = new StoreWorkers(config.workerThreads(), config.queueCapacity());
+    FencedStore store = JdbcFencedStore.open(config.jdbcUrl(), config.storeTimeouts());
+    StoreWorkers workers =
+        new StoreWorkers(config.workerThreads(), config.queueCapacity(), config.queueTimeout());
     ServiceMetrics metrics = ServiceMetrics.in(config.meterRegistry());
     metrics.storeLoad(workers::running, workers::queued);
     Server server = null;
@@ -95,10 +97,11 @@ public final class StorageService implements AutoCloseable {
 
   /**
    * Stops accepting connections, answers 503 to requests that arrive meanwhile, lets running
-   * requests finish for up to the configured stop grace, stops the server, lets store calls still
-   * queued finish within a second grace, then closes the database. A request cut off after the
-   * grace never leaves a half-done write: each write is one transaction, and it was not
-   * acknowledged.
+   * requests finish for up to the configured stop grace, stops the server (closing the connections
+   * of requests still running), lets store calls already running finish within a second grace, then
+   * closes the database. Store calls still queued when their connections closed are skipped, not
+   * run: no one could be told of them. A request cut off by the stop never leaves a half-done
+   * write: each write is one transaction, and it was not acknowledged.
    */
   @Override
   public void close() {
@@ -106,21 +109,33 @@ public final class StorageService implements AutoCloseable {
       return;
     }
     try {
-      server.stop(); // graceful: waits up to stopGrace for requests in flight
+      stopServer();
       if (!workers.shutdown(config.stopGrace())) {
         log.warn("store calls still running after {}; interrupted", config.stopGrace());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       workers.close();
-    } catch (Exception e) {
-      log.warn("stopping the HTTP server failed; closing anyway", e);
-      workers.close();
     } finally {
       store.close();
       metrics.removeGauges();
     }
     log.info("fenced storage on port {} stopped", port);
+  }
+
+  /** Jetty's graceful stop: waits up to stopGrace for requests in flight, then closes them. */
+  private void stopServer() throws InterruptedException {
+    try {
+      server.stop();
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (TimeoutException e) {
+      // Jetty has closed their connections; the store calls still get the second grace below.
+      log.warn(
+          "requests still running after {}; their connections were closed", config.stopGrace());
+    } catch (Exception e) {
+      log.warn("stopping the HTTP server failed; stopping the store calls anyway", e);
+    }
   }
 
   private static StorageHandler handler(

@@ -14,6 +14,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Connections are opened lazily, up to the dialect's limit. A connection that saw an {@link
  * SQLException} is closed rather than reused, because its state is unknown. Thread-safe.
+ *
+ * <p>A call that gives up before its commit is sent (no connection free in time, or the database
+ * cancelled a statement for a lock or statement timeout) fails with a {@link StoreException} that
+ * says nothing changed; a failed commit's outcome is unknown.
  */
 final class ConnectionPool implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ConnectionPool.class);
@@ -26,15 +30,15 @@ final class ConnectionPool implements AutoCloseable {
 
   private final Dialect dialect;
   private final String jdbcUrl;
-  private final Duration acquireTimeout;
+  private final StoreTimeouts timeouts;
   private final Semaphore permits;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
   private volatile boolean closed;
 
-  ConnectionPool(Dialect dialect, String jdbcUrl, Duration acquireTimeout) {
+  ConnectionPool(Dialect dialect, String jdbcUrl, StoreTimeouts timeouts) {
     this.dialect = dialect;
     this.jdbcUrl = jdbcUrl;
-    this.acquireTimeout = acquireTimeout;
+    this.timeouts = timeouts;
     this.permits = new Semaphore(dialect.maxConnections(), true);
   }
 
@@ -49,18 +53,43 @@ final class ConnectionPool implements AutoCloseable {
       Connection connection = idleOrNew();
       boolean reusable = false;
       try {
-        T result = work.run(connection);
-        connection.commit();
+        T result = runUncommitted(connection, work);
+        commit(connection);
         reusable = true;
         return result;
-      } catch (SQLException e) {
-        rollback(connection, e);
-        throw new StoreException("database operation failed: " + e.getMessage(), e);
       } finally {
         giveBack(connection, reusable);
       }
     } finally {
       permits.release();
+    }
+  }
+
+  /**
+   * Runs {@code work} without committing; rolls back if it throws. A failure the dialect recognises
+   * as the database cancelling a statement (a lock or statement timeout) is reported as changing
+   * nothing: the transaction was rolled back and its commit never sent. Other failures keep the
+   * conservative "outcome unknown" of a plain {@link StoreException}.
+   */
+  private <T> T runUncommitted(Connection connection, SqlWork<T> work) {
+    try {
+      return work.run(connection);
+    } catch (SQLException e) {
+      rollback(connection, e);
+      if (dialect.gaveUp(e)) {
+        throw StoreException.nothingChanged("database gave up: " + e.getMessage(), e);
+      }
+      throw new StoreException("database operation failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** A failed commit may still have been applied (say, the connection broke after it was sent). */
+  private static void commit(Connection connection) {
+    try {
+      connection.commit();
+    } catch (SQLException e) {
+      rollback(connection, e);
+      throw new StoreException("commit failed, outcome unknown: " + e.getMessage(), e);
     }
   }
 
@@ -74,13 +103,16 @@ final class ConnectionPool implements AutoCloseable {
     if (closed) {
       throw new StoreException("store is closed");
     }
+    Duration acquireTimeout = timeouts.acquire();
     try {
       if (!permits.tryAcquire(acquireTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new StoreException("no database connection free within " + acquireTimeout);
+        // The call never had a connection, so it cannot have changed anything.
+        throw StoreException.nothingChanged(
+            "no database connection free within " + acquireTimeout.toMillis() + " ms", null);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new StoreException("interrupted while waiting for a database connection", e);
+      throw StoreException.nothingChanged("interrupted while waiting for a database connection", e);
     }
   }
 
@@ -90,7 +122,7 @@ final class ConnectionPool implements AutoCloseable {
       return connection;
     }
     try {
-      Connection fresh = dialect.connect(jdbcUrl);
+      Connection fresh = dialect.connect(jdbcUrl, timeouts);
       fresh.setAutoCommit(false);
       return fresh;
     } catch (SQLException e) {

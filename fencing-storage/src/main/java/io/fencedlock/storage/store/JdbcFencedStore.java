@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -27,12 +26,17 @@ import java.util.Optional;
  * the rejected upsert leaves the conflicting row locked until commit. So the reported token is the
  * one the write was rejected against.
  *
- * <p>Thread-safe. Creates the table on open if it is absent.
+ * <h2>Bounded waits</h2>
+ *
+ * A call waits for a connection, and on PostgreSQL for locks and its statements, at most as long as
+ * its {@link StoreTimeouts}; past them it fails with a {@link StoreException} whose {@link
+ * StoreException#changedNothing()} is true, since nothing was committed. PostgreSQL sessions also
+ * force {@code synchronous_commit = on}, whatever the server's configuration.
+ *
+ * <p>Thread-safe. Creates the table on open if it is absent, and refuses to open if an existing one
+ * has other column types.
  */
 public final class JdbcFencedStore implements FencedStore {
-
-  /** How long a call waits for a free connection before failing. */
-  public static final Duration DEFAULT_ACQUIRE_TIMEOUT = Duration.ofSeconds(10);
 
   private static final String ACCEPT_RULE =
       " WHERE objects.token < excluded.token"
@@ -70,22 +74,31 @@ public final class JdbcFencedStore implements FencedStore {
   }
 
   /**
-   * Opens a store and creates its table if absent. For SQLite the file's directory must exist.
-   *
-   * @param jdbcUrl {@code jdbc:sqlite:<file>} or {@code jdbc:postgresql://...}
-   * @throws IllegalArgumentException for another kind of URL
-   * @throws StoreException if the database cannot be reached or the table cannot be created
+   * Opens a store with {@link StoreTimeouts#DEFAULTS}; see {@link #open(String, StoreTimeouts)}.
    */
   public static JdbcFencedStore open(String jdbcUrl) {
+    return open(jdbcUrl, StoreTimeouts.DEFAULTS);
+  }
+
+  /**
+   * Opens a store and creates its table if absent, or checks that the existing table has the
+   * expected column types. For SQLite the file's directory must exist.
+   *
+   * @param jdbcUrl {@code jdbc:sqlite:<file>} or {@code jdbc:postgresql://...}
+   * @param timeouts how long a call may wait for a connection, a lock or a statement
+   * @throws IllegalArgumentException for another kind of URL
+   * @throws StoreException if the database cannot be reached, the table cannot be created, or an
+   *     existing table has other column types
+   */
+  public static JdbcFencedStore open(String jdbcUrl, StoreTimeouts timeouts) {
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+    Objects.requireNonNull(timeouts, "timeouts");
     Dialect dialect = Dialect.forUrl(jdbcUrl);
-    ConnectionPool pool = new ConnectionPool(dialect, jdbcUrl, DEFAULT_ACQUIRE_TIMEOUT);
+    ConnectionPool pool = new ConnectionPool(dialect, jdbcUrl, timeouts);
     try {
       pool.inTransaction(
           connection -> {
-            try (Statement statement = connection.createStatement()) {
-              statement.execute(dialect.createTableSql());
-            }
+            ObjectsTable.createOrVerify(connection, dialect);
             return null;
           });
     } catch (RuntimeException e) {

@@ -17,6 +17,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +47,12 @@ abstract class OverloadContract {
   private static final String OWNER = "0123456789abcdef0123456789abcdef";
   private static final int WRITERS = 64;
   private static final int WRITES_PER_WRITER = 20;
+
+  /** Short, so that a test's clients outwait it; not scaled, it is the behaviour under test. */
+  private static final Duration QUEUE_TIMEOUT = Duration.ofMillis(300);
+
+  /** A client that gives up: longer than {@link #QUEUE_TIMEOUT} on any machine. */
+  private static final Duration IMPATIENT_CLIENT = Timing.scaled(Duration.ofSeconds(1));
 
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -89,7 +97,7 @@ abstract class OverloadContract {
     assertThat(outcomes).extracting(Outcome::status).containsOnly(200, 409, 503);
     assertThat(accepted).as("accepted").isNotEmpty();
     assertThat(refused).as("refused with 503").isNotEmpty();
-    assertThat(refused).allSatisfy(OverloadContract::assertOverloadAnswer);
+    assertThat(refused).allSatisfy(OverloadContract::assertNothingChangedAnswer);
     assertThat(meters.get(ServiceMetrics.OVERLOADS).counter().count()).isEqualTo(refused.size());
 
     long highest = accepted.stream().mapToLong(Outcome::token).max().orElseThrow();
@@ -126,7 +134,7 @@ abstract class OverloadContract {
       refused = put("k", 4);
     }
 
-    assertOverloadAnswer(refused);
+    assertNothingChangedAnswer(refused);
     assertThat(running.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
         .isEqualTo(200);
     assertThat(queued.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
@@ -137,7 +145,70 @@ abstract class OverloadContract {
         .isEqualTo(1);
   }
 
+  /**
+   * Writes queued behind a store call that waits for a lock: Jetty's idle timeout does not fire
+   * while a request waits for the store, so only the queue timeout keeps them from running long
+   * after their clients were told nothing, or gave up. The one still waiting learns that nothing
+   * changed; the one that gave up changes nothing.
+   */
+  @Test
+  void put_waitedLongerThanQueueTimeout_503NothingChangedAndNeverApplied() throws Exception {
+    Assumptions.assumeTrue(
+        writesCanBeHeldFromOutside(), "the database's write lock cannot be held");
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    start(1, 2, meters, QUEUE_TIMEOUT);
+    FencedStorageClient client = FencedStorageClient.create(service.url());
+    client.put("k", value(1), 1, OWNER);
+
+    CompletableFuture<HttpResponse<String>> running;
+    CompletableFuture<HttpResponse<String>> waiting;
+    CompletableFuture<HttpResponse<String>> gaveUp;
+    try (DatabaseLock lock = DatabaseLock.hold(jdbcUrl)) {
+      running = putAsync("k", 2);
+      await("a store call waiting for the lock")
+          .atMost(Timing.AWAIT)
+          .pollInterval(Timing.POLL)
+          .until(() -> meters.get(ServiceMetrics.RUNNING).gauge().value() == 1);
+      waiting = putAsync("k", 3);
+      gaveUp =
+          http.sendAsync(request("k", 4, IMPATIENT_CLIENT), HttpResponse.BodyHandlers.ofString());
+      await("two requests in the queue")
+          .atMost(Timing.AWAIT)
+          .pollInterval(Timing.POLL)
+          .until(() -> meters.get(ServiceMetrics.QUEUED).gauge().value() == 2);
+
+      // Both queued requests have now waited longer than the queue timeout.
+      assertThat(gaveUp)
+          .failsWithin(Timing.AWAIT)
+          .withThrowableThat()
+          .withCauseInstanceOf(HttpTimeoutException.class);
+    }
+
+    assertThat(running.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
+        .isEqualTo(200);
+    HttpResponse<String> skipped = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertNothingChangedAnswer(
+        new Outcome(
+            3,
+            skipped.statusCode(),
+            skipped.headers().firstValue("Retry-After").orElse(null),
+            skipped.body()));
+    assertThat(skipped.body()).contains("queue timeout");
+    assertThat(client.get("k")).contains(new StoredObject(value(2), 2, OWNER));
+    assertThat(client.stats()).isEqualTo(new Stats(2, 0, 0));
+    assertThat(
+            meters.get(ServiceMetrics.EXPIRED).tag("endpoint", "object_put").counters().stream()
+                .mapToDouble(counter -> counter.count())
+                .sum())
+        .isEqualTo(2.0);
+    assertThat(meters.find(ServiceMetrics.OVERLOADS).counters()).isEmpty();
+  }
+
   private void start(int threads, int queue, SimpleMeterRegistry meters) {
+    start(threads, queue, meters, StorageConfig.DEFAULT_QUEUE_TIMEOUT);
+  }
+
+  private void start(int threads, int queue, SimpleMeterRegistry meters, Duration queueTimeout) {
     jdbcUrl = newDatabaseUrl();
     service =
         StorageService.start(
@@ -145,6 +216,8 @@ abstract class OverloadContract {
                 .jdbcUrl(jdbcUrl)
                 .workerThreads(threads)
                 .queueCapacity(queue)
+                .queueTimeout(queueTimeout)
+                .storeTimeouts(PatientStore.TIMEOUTS)
                 .meterRegistry(meters)
                 .build());
   }
@@ -193,15 +266,19 @@ abstract class OverloadContract {
 
   /** Every request is bounded: a hung one fails the test instead of hanging it. */
   private HttpRequest request(String key, long token) {
+    return request(key, token, Timing.AWAIT);
+  }
+
+  private HttpRequest request(String key, long token, Duration timeout) {
     return HttpRequest.newBuilder(URI.create(service.url() + "/objects/" + key))
-        .timeout(Timing.AWAIT)
+        .timeout(timeout)
         .header(StorageProtocol.TOKEN_HEADER, Long.toString(token))
         .header(StorageProtocol.OWNER_HEADER, OWNER)
         .PUT(HttpRequest.BodyPublishers.ofByteArray(value(token)))
         .build();
   }
 
-  private static void assertOverloadAnswer(Outcome outcome) {
+  private static void assertNothingChangedAnswer(Outcome outcome) {
     assertThat(outcome.status()).isEqualTo(503);
     assertThat(outcome.retryAfter()).as("Retry-After").isEqualTo("1");
     JsonObject json = JsonParser.parseString(outcome.body()).getAsJsonObject();

@@ -37,6 +37,9 @@ final class ServiceValuesTest {
     assertThatThrownBy(() -> StorageConfig.builder().queueCapacity(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("queueCapacity");
+    assertThatThrownBy(() -> StorageConfig.builder().queueTimeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("queueTimeout");
     assertThatThrownBy(() -> StorageConfig.builder().headerTimeout(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("headerTimeout");
@@ -61,6 +64,21 @@ final class ServiceValuesTest {
     assertThat(config.bodyTimeout()).isEqualTo(StorageConfig.DEFAULT_BODY_TIMEOUT);
     assertThat(config.idleTimeout()).isEqualTo(StorageConfig.DEFAULT_IDLE_TIMEOUT);
     assertThat(config.maxConnections()).isEqualTo(StorageConfig.DEFAULT_MAX_CONNECTIONS);
+    assertThat(config.queueTimeout()).isEqualTo(StorageConfig.DEFAULT_QUEUE_TIMEOUT);
     assertThat(config.meterRegistry()).isEmpty();
+  }
+
+  @Test
+  void storageConfig_queueTimeoutUnset_noLongerThanIdleTimeout() {
+    Duration shortIdle = Duration.ofMillis(500);
+
+    assertThat(builder().idleTimeout(shortIdle).build().queueTimeout()).isEqualTo(shortIdle);
+    assertThat(builder().idleTimeout(shortIdle).queueTimeout(Duration.ofSeconds(5)).build())
+        .extracting(StorageConfig::queueTimeout)
+        .isEqualTo(Duration.ofSeconds(5));
+  }
+
+  private static StorageConfig.Builder builder() {
+    return StorageConfig.builder().jdbcUrl("jdbc:sqlite:x.db");
   }
 }

@@ -80,6 +80,57 @@ final class StorageServiceStopIT {
   }
 
   /**
+   * A stop closes the connections of requests still waiting for a store thread when its grace ends;
+   * their writes must not run in the second grace, when no one can be told of them.
+   */
+  @Test
+  void close_writeQueuedWhenConnectionsClose_neverRuns() throws Exception {
+    String url = POSTGRES.newDatabaseUrl();
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    StorageService service =
+        StorageService.start(
+            StorageConfig.builder()
+                .jdbcUrl(url)
+                .meterRegistry(meters)
+                .workerThreads(1)
+                .stopGrace(Timing.scaled(Duration.ofSeconds(1)))
+                .queueTimeout(Timing.WORKLOAD) // only the closed connection may skip it
+                .storeTimeouts(PatientStore.TIMEOUTS)
+                .build());
+    CompletableFuture<HttpResponse<String>> queued;
+    CompletableFuture<Void> closing;
+    try (DatabaseLock lock = DatabaseLock.hold(url)) {
+      putAsync(service.url(), 7);
+      awaitRunning(meters);
+      queued = putAsync(service.url(), 8);
+      await("a write in the queue")
+          .atMost(Timing.AWAIT)
+          .pollInterval(Timing.POLL)
+          .until(() -> meters.get(ServiceMetrics.QUEUED).gauge().value() == 1);
+      closing = CompletableFuture.runAsync(service::close);
+
+      assertThat(queued)
+          .failsWithin(Timing.AWAIT)
+          .withThrowableThat()
+          .withCauseInstanceOf(IOException.class);
+    } // the running write commits; the queued one is taken up in the second grace
+
+    closing.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+    try (JdbcFencedStore store = JdbcFencedStore.open(url)) {
+      assertThat(store.get("k"))
+          .hasValueSatisfying(object -> assertThat(object.token()).isEqualTo(7));
+    }
+    assertThat(
+            meters
+                .get(ServiceMetrics.EXPIRED)
+                .tag("endpoint", "object_put")
+                .tag("reason", "connection_closed")
+                .counter()
+                .count())
+        .isEqualTo(1);
+  }
+
+  /**
    * An application that restarts the service in-process keeps one registry: the closed service's
    * gauges must go with it, or they keep reading its stopped store threads (and keep them from
    * being collected) while the new service's gauges are never registered.
@@ -105,7 +156,12 @@ final class StorageServiceStopIT {
 
   private static StorageService start(String url, SimpleMeterRegistry meters, Duration grace) {
     return StorageService.start(
-        StorageConfig.builder().jdbcUrl(url).meterRegistry(meters).stopGrace(grace).build());
+        StorageConfig.builder()
+            .jdbcUrl(url)
+            .meterRegistry(meters)
+            .stopGrace(grace)
+            .storeTimeouts(PatientStore.TIMEOUTS)
+            .build());
   }
 
   private static void awaitRunning(SimpleMeterRegistry meters) {

@@ -12,6 +12,9 @@ import io.fencedlock.storage.WriteResult.Accepted;
 import io.fencedlock.storage.WriteResult.Reason;
 import io.fencedlock.storage.WriteResult.Rejected;
 import io.fencedlock.testkit.support.Timing;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -191,6 +194,26 @@ abstract class FencedStoreContract {
 
     assertThatThrownBy(() -> store.get("k")).isInstanceOf(StoreException.class);
     assertThat(store.isHealthy()).isFalse();
+  }
+
+  @Test
+  void open_existingTableWithOtherColumnTypes_refusesNamingEachColumn() throws Exception {
+    String otherUrl = newDatabaseUrl();
+    String blob = Dialect.forUrl(otherUrl).columns().get("value");
+    try (Connection connection = DriverManager.getConnection(otherUrl);
+        Statement statement = connection.createStatement()) {
+      // A text token would compare as text: '9' > '10'. And no owner column at all.
+      statement.execute(
+          "CREATE TABLE objects (id TEXT PRIMARY KEY, value " + blob + ", token TEXT NOT NULL)");
+    }
+
+    assertThatThrownBy(() -> JdbcFencedStore.open(otherUrl))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("expected schema")
+        .hasMessageContaining("column token is text, want bigint")
+        .hasMessageContaining("column owner is missing")
+        .hasMessageNotContaining("column id")
+        .hasMessageNotContaining("column value");
   }
 
   @Test
