@@ -2,7 +2,6 @@ package io.fencedlock.storage.service;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -17,7 +16,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +28,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,28 +41,22 @@ import org.slf4j.LoggerFactory;
  */
 abstract class OverloadContract {
   private static final Logger log = LoggerFactory.getLogger(OverloadContract.class);
-  private static final String OWNER = "0123456789abcdef0123456789abcdef";
+  static final String OWNER = "0123456789abcdef0123456789abcdef";
   private static final int WRITERS = 64;
   private static final int WRITES_PER_WRITER = 20;
 
   /** Short, so that a test's clients outwait it; not scaled, it is the behaviour under test. */
-  private static final Duration QUEUE_TIMEOUT = Duration.ofMillis(300);
+  static final Duration QUEUE_TIMEOUT = Duration.ofMillis(300);
 
   /** A client that gives up: longer than {@link #QUEUE_TIMEOUT} on any machine. */
-  private static final Duration IMPATIENT_CLIENT = Timing.scaled(Duration.ofSeconds(1));
+  static final Duration IMPATIENT_CLIENT = Timing.scaled(Duration.ofSeconds(1));
 
-  private final HttpClient http =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-  private StorageService service;
-  private String jdbcUrl;
+  final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  StorageService service;
+  String jdbcUrl;
 
   /** A JDBC URL of a new, empty database. */
   abstract String newDatabaseUrl();
-
-  /**
-   * Whether {@link DatabaseLock} can make this database's writes wait (see there why not SQLite).
-   */
-  abstract boolean writesCanBeHeldFromOutside();
 
   /** One answered write: its token and the response. */
   record Outcome(long token, int status, String retryAfter, String body) {}
@@ -107,108 +98,11 @@ abstract class OverloadContract {
     assertThat(client.stats()).isEqualTo(new Stats(accepted.size(), stale.size(), 0));
   }
 
-  @Test
-  void put_queueFull_503WithRetryAfterAndNothingChanged() throws Exception {
-    Assumptions.assumeTrue(
-        writesCanBeHeldFromOutside(), "the database's write lock cannot be held");
-    SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    start(1, 1, meters);
-    FencedStorageClient client = FencedStorageClient.create(service.url());
-    client.put("k", value(1), 1, OWNER);
-
-    CompletableFuture<HttpResponse<String>> running;
-    CompletableFuture<HttpResponse<String>> queued;
-    Outcome refused;
-    try (DatabaseLock lock = DatabaseLock.hold(jdbcUrl)) {
-      running = putAsync("k", 2);
-      await("a store call waiting for the lock")
-          .atMost(Timing.AWAIT)
-          .pollInterval(Timing.POLL)
-          .until(() -> meters.get(ServiceMetrics.RUNNING).gauge().value() == 1);
-      queued = putAsync("k", 3);
-      await("a request in the queue")
-          .atMost(Timing.AWAIT)
-          .pollInterval(Timing.POLL)
-          .until(() -> meters.get(ServiceMetrics.QUEUED).gauge().value() == 1);
-
-      refused = put("k", 4);
-    }
-
-    assertNothingChangedAnswer(refused);
-    assertThat(running.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
-        .isEqualTo(200);
-    assertThat(queued.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
-        .isEqualTo(200);
-    assertThat(client.get("k")).contains(new StoredObject(value(3), 3, OWNER));
-    assertThat(client.stats()).isEqualTo(new Stats(3, 0, 0));
-    assertThat(meters.get(ServiceMetrics.OVERLOADS).tag("endpoint", "object_put").counter().count())
-        .isEqualTo(1);
-  }
-
-  /**
-   * Writes queued behind a store call that waits for a lock: Jetty's idle timeout does not fire
-   * while a request waits for the store, so only the queue timeout keeps them from running long
-   * after their clients were told nothing, or gave up. The one still waiting learns that nothing
-   * changed; the one that gave up changes nothing.
-   */
-  @Test
-  void put_waitedLongerThanQueueTimeout_503NothingChangedAndNeverApplied() throws Exception {
-    Assumptions.assumeTrue(
-        writesCanBeHeldFromOutside(), "the database's write lock cannot be held");
-    SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    start(1, 2, meters, QUEUE_TIMEOUT);
-    FencedStorageClient client = FencedStorageClient.create(service.url());
-    client.put("k", value(1), 1, OWNER);
-
-    CompletableFuture<HttpResponse<String>> running;
-    CompletableFuture<HttpResponse<String>> waiting;
-    CompletableFuture<HttpResponse<String>> gaveUp;
-    try (DatabaseLock lock = DatabaseLock.hold(jdbcUrl)) {
-      running = putAsync("k", 2);
-      await("a store call waiting for the lock")
-          .atMost(Timing.AWAIT)
-          .pollInterval(Timing.POLL)
-          .until(() -> meters.get(ServiceMetrics.RUNNING).gauge().value() == 1);
-      waiting = putAsync("k", 3);
-      gaveUp =
-          http.sendAsync(request("k", 4, IMPATIENT_CLIENT), HttpResponse.BodyHandlers.ofString());
-      await("two requests in the queue")
-          .atMost(Timing.AWAIT)
-          .pollInterval(Timing.POLL)
-          .until(() -> meters.get(ServiceMetrics.QUEUED).gauge().value() == 2);
-
-      // Both queued requests have now waited longer than the queue timeout.
-      assertThat(gaveUp)
-          .failsWithin(Timing.AWAIT)
-          .withThrowableThat()
-          .withCauseInstanceOf(HttpTimeoutException.class);
-    }
-
-    assertThat(running.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
-        .isEqualTo(200);
-    HttpResponse<String> skipped = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-    assertNothingChangedAnswer(
-        new Outcome(
-            3,
-            skipped.statusCode(),
-            skipped.headers().firstValue("Retry-After").orElse(null),
-            skipped.body()));
-    assertThat(skipped.body()).contains("queue timeout");
-    assertThat(client.get("k")).contains(new StoredObject(value(2), 2, OWNER));
-    assertThat(client.stats()).isEqualTo(new Stats(2, 0, 0));
-    assertThat(
-            meters.get(ServiceMetrics.EXPIRED).tag("endpoint", "object_put").counters().stream()
-                .mapToDouble(counter -> counter.count())
-                .sum())
-        .isEqualTo(2.0);
-    assertThat(meters.find(ServiceMetrics.OVERLOADS).counters()).isEmpty();
-  }
-
-  private void start(int threads, int queue, SimpleMeterRegistry meters) {
+  void start(int threads, int queue, SimpleMeterRegistry meters) {
     start(threads, queue, meters, StorageConfig.DEFAULT_QUEUE_TIMEOUT);
   }
 
-  private void start(int threads, int queue, SimpleMeterRegistry meters, Duration queueTimeout) {
+  void start(int threads, int queue, SimpleMeterRegistry meters, Duration queueTimeout) {
     jdbcUrl = newDatabaseUrl();
     service =
         StorageService.start(
@@ -250,7 +144,7 @@ abstract class OverloadContract {
     return new ArrayList<>(outcomes);
   }
 
-  private Outcome put(String key, long token) throws IOException, InterruptedException {
+  Outcome put(String key, long token) throws IOException, InterruptedException {
     HttpResponse<String> response =
         http.send(request(key, token), HttpResponse.BodyHandlers.ofString());
     return new Outcome(
@@ -260,16 +154,16 @@ abstract class OverloadContract {
         response.body());
   }
 
-  private CompletableFuture<HttpResponse<String>> putAsync(String key, long token) {
+  CompletableFuture<HttpResponse<String>> putAsync(String key, long token) {
     return http.sendAsync(request(key, token), HttpResponse.BodyHandlers.ofString());
   }
 
   /** Every request is bounded: a hung one fails the test instead of hanging it. */
-  private HttpRequest request(String key, long token) {
+  HttpRequest request(String key, long token) {
     return request(key, token, Timing.AWAIT);
   }
 
-  private HttpRequest request(String key, long token, Duration timeout) {
+  HttpRequest request(String key, long token, Duration timeout) {
     return HttpRequest.newBuilder(URI.create(service.url() + "/objects/" + key))
         .timeout(timeout)
         .header(StorageProtocol.TOKEN_HEADER, Long.toString(token))
@@ -278,7 +172,7 @@ abstract class OverloadContract {
         .build();
   }
 
-  private static void assertNothingChangedAnswer(Outcome outcome) {
+  static void assertNothingChangedAnswer(Outcome outcome) {
     assertThat(outcome.status()).isEqualTo(503);
     assertThat(outcome.retryAfter()).as("Retry-After").isEqualTo("1");
     JsonObject json = JsonParser.parseString(outcome.body()).getAsJsonObject();
@@ -290,7 +184,7 @@ abstract class OverloadContract {
     return outcomes.stream().filter(o -> o.status() == status).toList();
   }
 
-  private static byte[] value(long token) {
+  static byte[] value(long token) {
     return ("value-" + token).getBytes(UTF_8);
   }
 }

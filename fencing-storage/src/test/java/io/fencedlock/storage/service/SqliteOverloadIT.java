@@ -12,10 +12,4 @@ final class SqliteOverloadIT extends OverloadContract {
   String newDatabaseUrl() {
     return "jdbc:sqlite:" + dir.resolve("overload-" + databases++ + ".db");
   }
-
-  /** SQLite: the service itself always holds the write lock; see {@link DatabaseLock}. */
-  @Override
-  boolean writesCanBeHeldFromOutside() {
-    return false;
-  }
 }
