@@ -193,6 +193,7 @@ final class AcquireAttempt {
               if (fenced) {
                 learnCounters(round.replies());
               }
+              noteRivals(round.replies());
               if (!round.reached()) {
                 return failLockStep(round.replies())
                     .thenCompose(
@@ -283,6 +284,16 @@ final class AcquireAttempt {
               }
               return leadReply;
             });
+  }
+
+  /** Remembers a refusal for another owner, for {@link WaitingAcquire}'s next first attempt. */
+  private void noteRivals(List<NodeReply> replies) {
+    for (NodeReply reply : replies) {
+      if (reply.status() == NodeStatus.REFUSED) {
+        ctx.hints().metRival(resource, ctx.ticker().read());
+        return;
+      }
+    }
   }
 
   /** A brand-new deployment answers UNINITIALIZED everywhere: initialize it and try once more. */

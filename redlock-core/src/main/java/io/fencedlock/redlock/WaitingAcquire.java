@@ -28,13 +28,23 @@ import org.jspecify.annotations.Nullable;
  * keep a waiter from a quorum of free nodes, and a split leaves keys of rivals on the lead node for
  * a moment. When the lead node refused for the very owner whose release was announced (its delete
  * had not arrived there yet), the waiter asks it again at once, at most {@value #MAX_LEAD_RETRIES}
- * times in a row. Thread-safe: attempts run one at a time, started from timer, I/O or caller
- * threads; each wait between two attempts is ended exactly once, by whichever of timer,
- * notification or claim gets there first.
+ * times in a row. The first attempt is contended too when this client met a rival on the lock less
+ * than {@link #RIVAL_MEMORY_NANOS} ago. Thread-safe: attempts run one at a time, started from
+ * timer, I/O or caller threads; each wait between two attempts is ended exactly once, by whichever
+ * of timer, notification or claim gets there first.
  */
 final class WaitingAcquire implements ReleaseWaiters.Successor {
   private static final int MAX_SPLIT_DOUBLINGS = 8;
   private static final int MAX_LEAD_RETRIES = 2;
+
+  /**
+   * How long after meeting a rival on a lock this client's next acquire of it starts contended. A
+   * client that released a contended lock and asks for it again at once would otherwise always beat
+   * the waiters it just woke: its first attempt asks every node at once, and takes the other nodes
+   * while a waiter is still asking the lead (seen as one client holding a lock for dozens of leases
+   * in a row in the chaos harness's client-pause experiment).
+   */
+  static final long RIVAL_MEMORY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
   private final LockContext ctx;
   private final ReleaseWaiters waiters;
@@ -87,7 +97,9 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     this.failure = failure;
     this.resource = resource;
     this.ttl = ttl;
-    this.giveUpAt = ctx.ticker().read() + maxWait.toNanos();
+    long now = ctx.ticker().read();
+    this.giveUpAt = now + maxWait.toNanos();
+    this.contended = ctx.hints().metRivalWithin(resource, now, RIVAL_MEMORY_NANOS);
   }
 
   /**

@@ -112,6 +112,51 @@ final class ContendedAcquireIT {
     }
   }
 
+  @Test
+  void clientThatJustMetARival_asksTheLeadNodeFirstInItsNextAcquiresFirstAttempt()
+      throws Exception {
+    // Without it, a client that releases a contended lock and asks again at once beats the
+    // waiters it woke every time: its first attempt takes the other nodes while they ask the lead.
+    String resource = "contended:rival-met";
+    FakeTicker ticker = new FakeTicker(); // still "just now" however slow the machine is
+    try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
+        Redlock other =
+            Redlock.create(
+                RedlockConfig.builder()
+                    .nodes(nodes.uris())
+                    .nodeTimeout(LockTiming.NODE_TIMEOUT)
+                    .connectTimeout(Timing.AWAIT)
+                    .retryDelay(NEVER_IN_THIS_TEST)
+                    .retryJitter(Duration.ZERO)
+                    .ticker(ticker)
+                    .build())) {
+      Lease held = holder.acquire(resource, TTL, LockTiming.RETRY_WAIT);
+      assertThat(other.tryAcquire(resource, TTL)).as("refused: a rival holds it").isEmpty();
+      RedisNode lead = lead(resource);
+      long[] before = evalshaPerNode();
+
+      CompletableFuture<Lease> waiter =
+          other
+              .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+              .toCompletableFuture();
+      // Both attempts (the first, and the one its subscription starts) ask the lead alone.
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.evalshaCalls(lead) - before[lead.index()] >= 2);
+      long[] after = evalshaPerNode();
+      for (RedisNode node : nodes) {
+        if (node != lead) {
+          assertThat(after[node.index()] - before[node.index()])
+              .as("scripts on node %d, not the lead", node.index())
+              .isZero();
+        }
+      }
+
+      held.release();
+      waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).release();
+    }
+  }
+
   /** A waiter whose retries are started only by its subscription and by announcements. */
   private static RedlockConfig waiterConfig() {
     return RedlockConfig.builder()
