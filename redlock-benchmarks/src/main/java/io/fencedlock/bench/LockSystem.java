@@ -7,7 +7,7 @@ import java.time.Duration;
  * Implementations are thread-safe: scenarios call them from many threads at once, each thread
  * acting as one client.
  */
-interface LockSystem extends AutoCloseable {
+public interface LockSystem extends AutoCloseable {
 
   /** The short name used in tables, plots and results.json. */
   String name();

@@ -4,6 +4,7 @@ import io.fencedlock.redlock.Lease;
 import io.fencedlock.redlock.LockAcquisitionException;
 import io.fencedlock.redlock.Redlock;
 import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.RedlockMetrics;
 import java.time.Duration;
 import java.util.List;
 
@@ -13,8 +14,15 @@ final class OurRedlockSystem implements LockSystem {
   private final Redlock redlock;
 
   OurRedlockSystem(String name, List<String> uris, boolean fenced) {
+    this(name, uris, fenced, RedlockMetrics.NONE);
+  }
+
+  /** The same, reporting to {@code metrics} (for {@link Probe}'s counts of attempts). */
+  OurRedlockSystem(String name, List<String> uris, boolean fenced, RedlockMetrics metrics) {
     this.name = name;
-    this.redlock = Redlock.create(RedlockConfig.builder().nodes(uris).fencing(fenced).build());
+    this.redlock =
+        Redlock.create(
+            RedlockConfig.builder().nodes(uris).fencing(fenced).metrics(metrics).build());
   }
 
   @Override

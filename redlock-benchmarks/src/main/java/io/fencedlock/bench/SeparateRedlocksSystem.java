@@ -21,10 +21,16 @@ final class SeparateRedlocksSystem implements LockSystem {
           () -> instances.get(Math.floorMod(handedOut.getAndIncrement(), instances.size())));
 
   SeparateRedlocksSystem(String name, List<String> uris, int count) {
+    this(name, uris, count, io.fencedlock.redlock.RedlockMetrics.NONE);
+  }
+
+  /** The same, every instance reporting to {@code metrics}. */
+  SeparateRedlocksSystem(
+      String name, List<String> uris, int count, io.fencedlock.redlock.RedlockMetrics metrics) {
     this.name = name;
     try {
       for (int i = 0; i < count; i++) {
-        instances.add(new OurRedlockSystem(name + "#" + i, uris, true));
+        instances.add(new OurRedlockSystem(name + "#" + i, uris, true, metrics));
       }
     } catch (RuntimeException e) {
       close();

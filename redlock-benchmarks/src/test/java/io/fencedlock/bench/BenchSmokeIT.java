@@ -43,9 +43,13 @@ final class BenchSmokeIT {
       }
       for (JsonElement system : systems) {
         JsonObject median = system.getAsJsonObject().getAsJsonObject("median");
-        assertThat(median.keySet())
-            .contains(
-                "p50", "p99", "p999", "max", "opsPerSec", "cpuMicrosPerOp", "allocatedBytesPerOp");
+        assertThat(median.keySet()).contains("p50", "p99", "p999", "max", "opsPerSec", "count");
+        // A cost per operation needs an operation: under load a system can complete none in the
+        // smoke plan's 200 ms window (seen in scenario 3, whose first handoff waits for eight
+        // clients to start), and then it has no cost figures. The shape is checked where it has.
+        if (median.get("count").getAsLong() > 0) {
+          assertThat(median.keySet()).contains("cpuMicrosPerOp", "allocatedBytesPerOp");
+        }
         assertThat(system.getAsJsonObject().getAsJsonObject("spread").keySet())
             .contains("p50", "cpuMicrosPerOp");
       }

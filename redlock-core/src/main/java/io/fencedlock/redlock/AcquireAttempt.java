@@ -25,6 +25,15 @@ import org.jspecify.annotations.Nullable;
  * <p>An attempt started by a {@link Handoff} deletes the predecessor's key in its lock step on each
  * node: acquire.lua with one more argument when fenced, handoff.lua instead of {@code SET NX PX}
  * when not.
+ *
+ * <p>A contended attempt (a waiter's retry on a release announcement, see {@link WaitingAcquire})
+ * asks the key's {@link LeadNode} first and the other nodes only once it granted. Waiters of
+ * several processes woken by one release then meet on that node, and the one it grants is the only
+ * one to ask the others: the rest are refused there, after one script each, and cannot split the
+ * nodes. Asking everywhere at once, the racers each won some nodes, none a quorum, and all cleaned
+ * up and backed off (docs/analysis.md, section 10). The price is a round trip more for the winner.
+ * A lead node that does not answer (timed out, failed, uninitialized) does not stop the attempt:
+ * the other nodes are asked then.
  */
 final class AcquireAttempt {
 
@@ -38,7 +47,16 @@ final class AcquireAttempt {
    *     is likely free already ({@link SplitVote})
    * @param startedAt when the attempt started, on the configured ticker
    */
-  record Failed(String reason, List<NodeReply> replies, boolean splitVote, long startedAt)
+  /**
+   * @param leadHolder the owner the lead node's refusal named, when a contended attempt asked it
+   *     first and stopped there; null otherwise
+   */
+  record Failed(
+      String reason,
+      List<NodeReply> replies,
+      boolean splitVote,
+      long startedAt,
+      @Nullable String leadHolder)
       implements Result {}
 
   /** Tokens must stay exact in Lua, whose numbers are doubles. */
@@ -58,8 +76,14 @@ final class AcquireAttempt {
   /** Whether phase 1 runs a script (whose refusals prove that nothing was locked). */
   private final boolean scripted;
 
-  /** The token phase 1 proposes, or 0 for none. */
-  private final long predicted;
+  /** The node asked first, alone, or -1 when phase 1 asks every node at once. */
+  private final int lead;
+
+  /**
+   * The token phase 1 proposes, or 0 for none. A contended attempt may raise it once the lead node
+   * granted, before it asks the other nodes (see {@link #leadFirst}).
+   */
+  private volatile long predicted;
 
   /** Per node, 1 once its phase-1 reply said it wrote {@link #predicted}. */
   private final AtomicIntegerArray wrotePrediction;
@@ -71,13 +95,19 @@ final class AcquireAttempt {
   private List<CompletableFuture<NodeReply>> phase1Settled = List.of();
 
   private AcquireAttempt(
-      LockContext ctx, String resource, Duration ttl, @Nullable Handoff handoff) {
+      LockContext ctx,
+      String resource,
+      Duration ttl,
+      @Nullable Handoff handoff,
+      boolean contended) {
     this.ctx = ctx;
     this.handoff = handoff;
     this.scripted = ctx.config().fencing() || handoff != null;
     this.resource = resource;
     this.ttl = ttl;
     this.lockKey = ctx.keys().lockKey(resource);
+    // A handoff's lock step must reach every node at once: it carries the predecessor's delete.
+    this.lead = contended && handoff == null ? ctx.nodes().leadNode().pick(lockKey) : -1;
     this.fenceKey = ctx.config().fencing() ? ctx.keys().fenceKey(resource) : ""; // unused unfenced
     this.owner = ctx.env().ids().get();
     this.start = ctx.ticker().read();
@@ -91,8 +121,9 @@ final class AcquireAttempt {
   }
 
   /**
-   * Runs one attempt, as the successor in {@code handoff} if not null, and passes its result to
-   * {@code handler} (the failure is a bug: attempts report failures as {@link Failed}). {@link
+   * Runs one attempt, as the successor in {@code handoff} if not null, asking the lead node first
+   * if {@code contended} (and not a handoff), and passes its result to {@code handler} (the failure
+   * is a bug: attempts report failures as {@link Failed}). {@link
    * io.fencedlock.redlock.Redlock#close} waits until the handler has run, so whatever the handler
    * starts before it returns (the release of a lease nobody wants any more) is waited for too. A
    * handoff's {@link Handoff#predecessorReleased} completes after the handler, so the new holder's
@@ -103,12 +134,13 @@ final class AcquireAttempt {
       String resource,
       Duration ttl,
       @Nullable Handoff handoff,
+      boolean contended,
       BiConsumer<? super Result, ? super Throwable> handler) {
     CompletableFuture<Void> handled = new CompletableFuture<>();
     ctx.nodes().awaitOnClose(handled); // before sending, so a close() from now on waits for it
     CompletableFuture<Result> attempt;
     try {
-      attempt = new AcquireAttempt(ctx, resource, ttl, handoff).phase1(true);
+      attempt = new AcquireAttempt(ctx, resource, ttl, handoff, contended).phase1(true);
     } catch (RuntimeException | Error bug) {
       attempt =
           CompletableFuture.failedFuture(bug); // never expected; nothing may wait for it forever
@@ -137,13 +169,23 @@ final class AcquireAttempt {
             ttl.toMillis(),
             predicted,
             handoff == null ? null : handoff.predecessorOwner());
-    List<CompletableFuture<NodeReply>> calls = nodes.fanOut(nodes.all(), i -> lockStep(i, request));
+    List<CompletableFuture<NodeReply>> calls =
+        lead < 0 || !mayInitialize
+            ? nodes.fanOut(nodes.all(), i -> lockStep(i, request))
+            : leadFirst(request);
     phase1Settled = calls;
     if (fenced) {
       calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
     }
     if (ctx.metrics().enabled()) {
-      calls.forEach(call -> call.thenAccept(reply -> ctx.metrics().nodeReply(reply.status())));
+      calls.forEach(
+          call ->
+              call.thenAccept(
+                  reply -> {
+                    if (!reply.wasNotAsked()) {
+                      ctx.metrics().nodeReply(reply.status());
+                    }
+                  }));
     }
     return QuorumRound.decide(nodes.all(), calls, nodes.quorum())
         .thenCompose(
@@ -151,6 +193,7 @@ final class AcquireAttempt {
               if (fenced) {
                 learnCounters(round.replies());
               }
+              noteRivals(round.replies());
               if (!round.reached()) {
                 return failLockStep(round.replies())
                     .thenCompose(
@@ -162,6 +205,95 @@ final class AcquireAttempt {
               }
               return predictionWritten(round) ? finish(predicted, round.replies()) : phase2(round);
             });
+  }
+
+  /**
+   * Asks {@link #lead} alone, and the other nodes once it has answered: none if it refused (another
+   * owner holds the key there, so this attempt has lost the race for it), all of them otherwise. A
+   * lead that did not grant or refuse is passed over by the next contended attempts for a while.
+   */
+  private List<CompletableFuture<NodeReply>> leadFirst(LockRequest request) {
+    CompletableFuture<NodeReply> first = lockStep(lead, request);
+    // What the other nodes are asked, known once the lead answered; null for nothing.
+    CompletableFuture<@Nullable LockRequest> rest =
+        first.thenApply(reply -> afterLead(reply, request));
+    CompletableFuture<NodeReply> leadSettled =
+        rest.thenCompose(next -> writeOnLeadIfRepredicted(first.join(), next, request));
+    return ctx.nodes()
+        .fanOut(
+            ctx.nodes().all(),
+            node ->
+                node == lead
+                    ? leadSettled
+                    : rest.thenCompose(
+                        next ->
+                            next == null
+                                ? CompletableFuture.completedFuture(NodeReply.notAsked(node))
+                                : lockStep(node, next)));
+  }
+
+  /**
+   * The request for the other nodes after the lead's reply: none if it refused. When the lead
+   * granted without writing the predicted token (none, or too low: this client had not seen the
+   * last holder's token, which a waiter whose rival wrote it in phase 2 cannot have), the lead's
+   * counter, read under our lock, is the freshest there is: the others are asked with one above it,
+   * and the lead gets it written beside them ({@link #writeOnLeadIfRepredicted}). So a waiter's
+   * attempt needs no phase 2 whatever it knew. The token is still above the counter of every
+   * granting node (each writes it only above its own) and written on each of them, as phase 2 would
+   * make it.
+   */
+  private @Nullable LockRequest afterLead(NodeReply reply, LockRequest request) {
+    if (reply.status() == NodeStatus.REFUSED) {
+      return null;
+    }
+    if (!reply.isGranted()) {
+      ctx.nodes().leadNode().failed(lead);
+      return request;
+    }
+    if (!ctx.config().fencing()
+        || !ctx.config().tokenPrediction()
+        || wrotePrediction.get(lead) == 1
+        || reply.value() >= MAX_TOKEN) {
+      return request;
+    }
+    predicted = reply.value() + 1;
+    return new LockRequest(
+        request.lockKey(),
+        request.fenceKey(),
+        request.owner(),
+        request.ttlMillis(),
+        predicted,
+        request.predecessorOwner());
+  }
+
+  /**
+   * The lead's settled phase-1 reply: at once, or, if {@link #afterLead} raised the prediction,
+   * once that token was written there (fence.lua, sent beside the other nodes' lock steps). A write
+   * that fails leaves the lead without the token, and the attempt goes to phase 2.
+   */
+  private CompletableFuture<NodeReply> writeOnLeadIfRepredicted(
+      NodeReply leadReply, @Nullable LockRequest next, LockRequest original) {
+    if (next == null || next == original) {
+      return CompletableFuture.completedFuture(leadReply);
+    }
+    return writeBack(lead, next.predictedToken())
+        .thenApply(
+            written -> {
+              if (written.isGranted()) {
+                wrotePrediction.set(lead, 1);
+              }
+              return leadReply;
+            });
+  }
+
+  /** Remembers a refusal for another owner, for {@link WaitingAcquire}'s next first attempt. */
+  private void noteRivals(List<NodeReply> replies) {
+    for (NodeReply reply : replies) {
+      if (reply.status() == NodeStatus.REFUSED) {
+        ctx.hints().metRival(resource, ctx.ticker().read());
+        return;
+      }
+    }
   }
 
   /** A brand-new deployment answers UNINITIALIZED everywhere: initialize it and try once more. */
@@ -233,14 +365,28 @@ final class AcquireAttempt {
    * timeout.
    */
   private CompletableFuture<Result> fail(String reason, List<NodeReply> replies) {
-    return undo().thenApply(undone -> new Failed(reason, replies, false, start));
+    return undo().thenApply(undone -> new Failed(reason, replies, false, start, null));
   }
 
   /** The same for a lock step without a quorum, telling whether it lost to a split vote. */
   private CompletableFuture<Result> failLockStep(List<NodeReply> replies) {
     // After the undo every phase-1 request has settled, so the split is judged on all replies.
     return undo()
-        .thenApply(undone -> new Failed("no quorum granted the lock", replies, splitVote(), start));
+        .thenApply(
+            undone ->
+                new Failed(
+                    "no quorum granted the lock",
+                    replies,
+                    splitVote(),
+                    start,
+                    leadHolder(replies)));
+  }
+
+  /** The owner the lead node's refusal named, if this attempt stopped at it. */
+  private @Nullable String leadHolder(List<NodeReply> replies) {
+    return lead >= 0 && replies.stream().anyMatch(NodeReply::wasNotAsked)
+        ? holders.get(lead)
+        : null;
   }
 
   private CompletableFuture<Void> undo() {

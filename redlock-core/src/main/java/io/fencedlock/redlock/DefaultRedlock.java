@@ -182,6 +182,7 @@ final class DefaultRedlock implements Redlock {
         resource,
         ttl,
         null,
+        false,
         (outcome, bug) -> {
           if (bug != null) {
             result.completeExceptionally(bug);

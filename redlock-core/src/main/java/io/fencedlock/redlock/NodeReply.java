@@ -26,17 +26,33 @@ record NodeReply(
     return of(node, NodeStatus.PENDING, "");
   }
 
+  /** The detail of {@link #notAsked}. */
+  static final String NOT_ASKED = "not asked: the node asked first refused";
+
+  /**
+   * A node a contended attempt did not ask, because the node it asked first refused ({@code
+   * AcquireAttempt}): PENDING, and it took nothing.
+   */
+  static NodeReply notAsked(int node) {
+    return of(node, NodeStatus.PENDING, NOT_ASKED);
+  }
+
+  boolean wasNotAsked() {
+    return status == NodeStatus.PENDING && NOT_ASKED.equals(detail);
+  }
+
   boolean isGranted() {
     return status == NodeStatus.GRANTED;
   }
 
   /**
    * Whether this phase-1 reply proves the request left nothing on the node: UNINITIALIZED always
-   * (the script refuses before locking), REFUSED only if {@code refusalsProveAbsence} (see {@code
-   * Nodes.deleteEverywhere}).
+   * (the script refuses before locking), a node never asked always, REFUSED only if {@code
+   * refusalsProveAbsence} (see {@code Nodes.deleteEverywhere}).
    */
   boolean tookNothing(boolean refusalsProveAbsence) {
     return status == NodeStatus.UNINITIALIZED
+        || wasNotAsked()
         || (refusalsProveAbsence && status == NodeStatus.REFUSED);
   }
 

@@ -41,6 +41,7 @@ final class Nodes {
 
   private final Replies replies;
   private final int quorum;
+  private final LeadNode leadNode;
 
   /** How long {@link #closeAsync} waits at most for {@link #stragglers}. */
   private final long closeWaitNanos;
@@ -65,6 +66,7 @@ final class Nodes {
     this.replies = new Replies(config.nodeTimeout());
     this.quorum = config.quorum();
     this.closeWaitNanos = callBoundNanos(config);
+    this.leadNode = new LeadNode(driver.size(), driver::label, config.ticker());
   }
 
   /**
@@ -98,6 +100,11 @@ final class Nodes {
 
   List<Integer> all() {
     return all;
+  }
+
+  /** Which node a contended attempt asks first, per lock key. */
+  LeadNode leadNode() {
+    return leadNode;
   }
 
   /** Starts one classified call per target node; the futures never fail. */

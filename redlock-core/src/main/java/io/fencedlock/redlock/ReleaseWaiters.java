@@ -166,6 +166,17 @@ final class ReleaseWaiters {
   }
 
   /**
+   * Whether some node announced the release of {@code owner}'s lease of {@code lockKey}, as the
+   * last release heard of on that lock while this client waits for it.
+   */
+  synchronized boolean announced(String lockKey, String owner) {
+    Channel channel = channels.get(ReleaseChannel.of(lockKey));
+    return channel != null
+        && channel.copiesOfLastRelease > 0
+        && channel.lastReleasedOwner.equals(owner);
+  }
+
+  /**
    * Stops handoffs, for a closing client: a release from now on deletes and announces, so that the
    * lock is left free, not passed to an acquire whose client is going away.
    */

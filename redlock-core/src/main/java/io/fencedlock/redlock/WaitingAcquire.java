@@ -18,12 +18,33 @@ import org.jspecify.annotations.Nullable;
  * average, and a lost notification costs one retry delay. Between attempts, a lease of the same
  * client that is released may instead claim it and make its next attempt carry the release ({@link
  * Handoff}). An attempt that lost to a split vote ({@link SplitVote}) retries after a short random
- * backoff instead of the retry delay. Thread-safe: attempts run one at a time, started from timer,
- * I/O or caller threads; each wait between two attempts is ended exactly once, by whichever of
- * timer, notification or claim gets there first.
+ * backoff instead of the retry delay.
+ *
+ * <p>A retry started by a release announcement (or the confirmed subscription) after a failure that
+ * was not a split vote is contended: it asks the lock's {@link LeadNode} first ({@link
+ * AcquireAttempt}), so that the waiters of other processes woken by the same release do not split
+ * the nodes with it. A retry started by the retry timer, or after a split vote, asks every node at
+ * once, as a first attempt does: a stale key on the lead node (an undo that never arrived) must not
+ * keep a waiter from a quorum of free nodes, and a split leaves keys of rivals on the lead node for
+ * a moment. When the lead node refused for the very owner whose release was announced (its delete
+ * had not arrived there yet), the waiter asks it again at once, at most {@value #MAX_LEAD_RETRIES}
+ * times in a row. The first attempt is contended too when this client met a rival on the lock less
+ * than {@link #RIVAL_MEMORY_NANOS} ago. Thread-safe: attempts run one at a time, started from
+ * timer, I/O or caller threads; each wait between two attempts is ended exactly once, by whichever
+ * of timer, notification or claim gets there first.
  */
 final class WaitingAcquire implements ReleaseWaiters.Successor {
   private static final int MAX_SPLIT_DOUBLINGS = 8;
+  private static final int MAX_LEAD_RETRIES = 2;
+
+  /**
+   * How long after meeting a rival on a lock this client's next acquire of it starts contended. A
+   * client that released a contended lock and asks for it again at once would otherwise always beat
+   * the waiters it just woke: its first attempt asks every node at once, and takes the other nodes
+   * while a waiter is still asking the lead (seen as one client holding a lock for dozens of leases
+   * in a row in the chaos harness's client-pause experiment).
+   */
+  static final long RIVAL_MEMORY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
   private final LockContext ctx;
   private final ReleaseWaiters waiters;
@@ -45,6 +66,12 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
 
   private volatile Scheduler.@Nullable Task retryTimer;
   private volatile int attempts;
+
+  /** Whether the next attempt is contended (asks the lead node first); set by what starts it. */
+  private volatile boolean contended;
+
+  /** Immediate retries in a row after the lead node refused for an announced release. */
+  private volatile int leadRetries;
 
   /**
    * Split votes lost in a row; each doubles the backoff window, up to {@link #MAX_SPLIT_DOUBLINGS}.
@@ -70,7 +97,9 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     this.failure = failure;
     this.resource = resource;
     this.ttl = ttl;
-    this.giveUpAt = ctx.ticker().read() + maxWait.toNanos();
+    long now = ctx.ticker().read();
+    this.giveUpAt = now + maxWait.toNanos();
+    this.contended = ctx.hints().metRivalWithin(resource, now, RIVAL_MEMORY_NANOS);
   }
 
   /**
@@ -128,6 +157,7 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
         resource,
         ttl,
         handoff,
+        contended,
         (outcome, bug) -> {
           if (bug != null) {
             result.completeExceptionally(bug);
@@ -143,9 +173,19 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
 
   private void retryOrGiveUp(AcquireAttempt.Failed failed) {
     long delay;
+    // What the next attempt is if a release announcement starts it, and if the timer does.
+    boolean contendedOnRelease = !failed.splitVote();
+    boolean contendedOnTimer = false;
     if (failed.splitVote()) {
+      leadRetries = 0;
       delay = splitBackoffNanos(failed.startedAt());
+    } else if (leadStillReleasing(failed) && leadRetries < MAX_LEAD_RETRIES) {
+      leadRetries++;
+      splitsInARow = 0;
+      delay = 0;
+      contendedOnTimer = true;
     } else {
+      leadRetries = 0;
       splitsInARow = 0;
       delay = retryDelayNanos();
     }
@@ -173,7 +213,8 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     waitEnded = fired;
     Scheduler.Task scheduled;
     try {
-      scheduled = timer.schedule(() -> fire(fired), delay);
+      boolean onTimer = contendedOnTimer;
+      scheduled = timer.schedule(() -> fire(fired, onTimer), delay);
       retryTimer = scheduled;
     } catch (RejectedExecutionException e) {
       // The Redlock was closed after the check above: give up like a closed Redlock does.
@@ -186,14 +227,25 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     trigger.thenRun(
         () -> {
           scheduled.cancel();
-          fire(fired);
+          fire(fired, contendedOnRelease);
         });
   }
 
-  private void fire(AtomicBoolean fired) {
+  private void fire(AtomicBoolean fired, boolean contendedAttempt) {
     if (fired.compareAndSet(false, true)) {
+      contended = contendedAttempt;
       attempt();
     }
+  }
+
+  /**
+   * Whether a contended attempt stopped at the lead node because that node still held the key of an
+   * owner whose release has been announced: its delete is on the way, and asking again now finds
+   * the node free, where waiting for the next announcement could take the retry delay.
+   */
+  private boolean leadStillReleasing(AcquireAttempt.Failed failed) {
+    String holder = failed.leadHolder();
+    return holder != null && waiters.announced(ctx.keys().lockKey(resource), holder);
   }
 
   private long retryDelayNanos() {

@@ -67,14 +67,14 @@ final class ReleaseNotificationIT {
   /**
    * A release that first reaches only a minority must not wake the waiter: a retry then would fail
    * on the paused majority and sleep until its (endless) retry delay, deaf to the same release's
-   * later copies. Unfenced, every attempt sends exactly one SET to every node, so node 0's SET
-   * count counts the waiter's attempts: after the release, exactly one, once the quorum-th copy has
-   * arrived.
+   * later copies. Unfenced, every attempt sends one SET to the lead node (a contended retry asks it
+   * first, and here it is node 0, which is not paused), so node 0's SET count counts the waiter's
+   * attempts: after the release, exactly one, once the quorum-th copy has arrived.
    */
   @Test
   void acquire_releaseReachesAMinorityFirst_triesOnceAQuorumHasReleased(TestInfo test)
       throws Exception {
-    String resource = "notify:" + test.getDisplayName();
+    String resource = resourceLedBy(0, "notify:" + test.getDisplayName());
     // Long enough that the one retry, sent to five live nodes, does not time out on a loaded
     // machine: nothing but the endless retry delay would wake the waiter again.
     Duration nodeTimeout = Timing.scaled(Duration.ofSeconds(1));
@@ -170,5 +170,16 @@ final class ReleaseNotificationIT {
 
   private static long subscribers(String resource) {
     return Cluster.releaseSubscribers(nodes, resource);
+  }
+
+  /** {@code prefix} with a suffix that makes {@code node} the resource's lead node. */
+  private static String resourceLedBy(int node, String prefix) {
+    List<String> labels = nodes.nodes().stream().map(n -> n.host() + ":" + n.port()).toList();
+    for (int i = 0; ; i++) {
+      String resource = prefix + ":" + i;
+      if (LeadNode.pick(labels, resource) == node) {
+        return resource;
+      }
+    }
   }
 }

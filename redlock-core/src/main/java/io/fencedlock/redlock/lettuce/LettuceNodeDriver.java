@@ -157,26 +157,24 @@ public final class LettuceNodeDriver implements NodeDriver {
       if (request.predecessorOwner() != null) {
         args.add(request.predecessorOwner());
       }
-      return client
-          .<List<Object>>script(
-              LuaScript.ACQUIRE,
-              ScriptOutputType.MULTI,
-              new String[] {
-                request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER
-              },
-              args.toArray(String[]::new))
-          .thenApply(LettuceNodeDriver::lockReply);
+      return client.script(
+          LuaScript.ACQUIRE,
+          ScriptOutputType.MULTI,
+          LettuceNodeDriver::lockReply,
+          new String[] {
+            request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER
+          },
+          args.toArray(String[]::new));
     }
     if (request.predecessorOwner() != null) {
-      return client
-          .<List<Object>>script(
-              LuaScript.HANDOFF,
-              ScriptOutputType.MULTI,
-              new String[] {request.lockKey()},
-              request.owner(),
-              ttl,
-              request.predecessorOwner())
-          .thenApply(LettuceNodeDriver::lockReply);
+      return client.script(
+          LuaScript.HANDOFF,
+          ScriptOutputType.MULTI,
+          LettuceNodeDriver::lockReply,
+          new String[] {request.lockKey()},
+          request.owner(),
+          ttl,
+          request.predecessorOwner());
     }
     return client
         .setNxPx(request.lockKey(), request.owner(), request.ttlMillis())
@@ -185,6 +183,11 @@ public final class LettuceNodeDriver implements NodeDriver {
                 "OK".equals(ok)
                     ? new LockReply.Granted(0, false)
                     : new LockReply.Refused(-1, 0, null));
+  }
+
+  /** Whether a script's integer reply is 1 (its "yes"). */
+  private static boolean isOne(Long reply) {
+    return reply == 1L;
   }
 
   /** Parses acquire.lua's and handoff.lua's {status, value, written[, holder]}. */
@@ -210,13 +213,13 @@ public final class LettuceNodeDriver implements NodeDriver {
       int node, String lockKey, String fenceKey, String owner, long token) {
     return clients
         .get(node)
-        .<Long>script(
+        .script(
             LuaScript.FENCE,
             ScriptOutputType.INTEGER,
+            LettuceNodeDriver::isOne,
             new String[] {lockKey, fenceKey, NodeKeys.HIGH_WATER},
             owner,
-            Long.toString(token))
-        .thenApply(ok -> ok == 1L);
+            Long.toString(token));
   }
 
   @Override
@@ -224,13 +227,13 @@ public final class LettuceNodeDriver implements NodeDriver {
       int node, String lockKey, String owner, long ttlMillis) {
     return clients
         .get(node)
-        .<Long>script(
+        .script(
             LuaScript.EXTEND,
             ScriptOutputType.INTEGER,
+            LettuceNodeDriver::isOne,
             new String[] {lockKey},
             owner,
-            Long.toString(ttlMillis))
-        .thenApply(ok -> ok == 1L);
+            Long.toString(ttlMillis));
   }
 
   @Override
@@ -239,8 +242,12 @@ public final class LettuceNodeDriver implements NodeDriver {
     String[] args = announceOn == null ? new String[] {owner} : new String[] {owner, announceOn};
     return clients
         .get(node)
-        .<Long>script(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] {lockKey}, args)
-        .thenApply(deleted -> deleted == 1L);
+        .script(
+            LuaScript.RELEASE,
+            ScriptOutputType.INTEGER,
+            LettuceNodeDriver::isOne,
+            new String[] {lockKey},
+            args);
   }
 
   @Override
@@ -251,14 +258,14 @@ public final class LettuceNodeDriver implements NodeDriver {
     keys.add(NodeKeys.MARKER);
     return clients
         .get(node)
-        .<List<Object>>script(
+        .script(
             LuaScript.ACQUIRE_ALL,
             ScriptOutputType.MULTI,
+            LettuceNodeDriver::multiLockReply,
             keys.toArray(String[]::new),
             owner,
             Long.toString(ttlMillis),
-            markerCheck)
-        .thenApply(LettuceNodeDriver::multiLockReply);
+            markerCheck);
   }
 
   /** Parses acquire-all.lua's reply. */
@@ -291,12 +298,12 @@ public final class LettuceNodeDriver implements NodeDriver {
     tokens.forEach(token -> args.add(Long.toString(token)));
     return clients
         .get(node)
-        .<Long>script(
+        .script(
             LuaScript.FENCE_ALL,
             ScriptOutputType.INTEGER,
+            LettuceNodeDriver::isOne,
             keys.toArray(String[]::new),
-            args.toArray(String[]::new))
-        .thenApply(ok -> ok == 1L);
+            args.toArray(String[]::new));
   }
 
   @Override
@@ -304,13 +311,13 @@ public final class LettuceNodeDriver implements NodeDriver {
       int node, List<String> lockKeys, String owner, long ttlMillis) {
     return clients
         .get(node)
-        .<Long>script(
+        .script(
             LuaScript.EXTEND_ALL,
             ScriptOutputType.INTEGER,
+            LettuceNodeDriver::isOne,
             lockKeys.toArray(String[]::new),
             owner,
-            Long.toString(ttlMillis))
-        .thenApply(ok -> ok == 1L);
+            Long.toString(ttlMillis));
   }
 
   @Override
@@ -325,6 +332,7 @@ public final class LettuceNodeDriver implements NodeDriver {
         .script(
             LuaScript.RELEASE_ALL,
             ScriptOutputType.INTEGER,
+            (Long deleted) -> deleted,
             lockKeys.toArray(String[]::new),
             args.toArray(String[]::new));
   }
@@ -357,13 +365,13 @@ public final class LettuceNodeDriver implements NodeDriver {
   public CompletableFuture<String> nameEmptyIncarnation(int node, String freshName) {
     return clients
         .get(node)
-        .<String>script(
+        .script(
             LuaScript.NAME_EMPTY_NODE,
             adminTimeout,
             ScriptOutputType.VALUE,
+            (String name) -> name == null ? "" : name,
             new String[] {NodeKeys.MARKER, NodeKeys.EMPTY},
-            freshName)
-        .thenApply(name -> name == null ? "" : name);
+            freshName);
   }
 
   @Override
@@ -375,13 +383,13 @@ public final class LettuceNodeDriver implements NodeDriver {
             : new String[] {Long.toString(epoch), incarnation};
     return clients
         .get(node)
-        .<List<Object>>script(
+        .script(
             LuaScript.INIT_NODE,
             adminTimeout,
             ScriptOutputType.MULTI,
+            LettuceNodeDriver::initReply,
             new String[] {NodeKeys.MARKER, NodeKeys.HIGH_WATER, NodeKeys.EMPTY},
-            args)
-        .thenApply(LettuceNodeDriver::initReply);
+            args);
   }
 
   /** Parses init-node.lua's {status, epoch}. */

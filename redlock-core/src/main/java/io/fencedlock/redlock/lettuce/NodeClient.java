@@ -8,6 +8,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
@@ -72,6 +73,10 @@ final class NodeClient implements AutoCloseable {
         // RESP2 needs no HELLO handshake, so older servers and other RESP servers work too.
         .protocolVersion(ProtocolVersion.RESP2)
         .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
+        // No timer of Lettuce's per command (its default since 6.x): the RequestTimer bounds
+        // lock operations, orTimeout the rare administrative ones; a second timer per command
+        // cost a HashedWheelTimer entry, its cancellation and a thread of its own.
+        .timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())
         .build();
   }
 
@@ -98,24 +103,39 @@ final class NodeClient implements AutoCloseable {
    * loaded on connect, but a node that restarts behind an open connection forgets them). The
    * fallback is skipped once the call has timed out, except for release.lua: a late lock step could
    * reach the node after the release that was meant to undo it, while a late release only deletes a
-   * key of an owner id nobody uses again.
+   * key of an owner id nobody uses again. The reply is turned into the result by {@code parse} as
+   * it completes the call (no stage of its own); a reply {@code parse} cannot read fails the call.
    */
-  <T> CompletableFuture<T> script(
-      LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-    return script(script, timer.timeoutNanos(), type, keys, args);
+  <T, R> CompletableFuture<R> script(
+      LuaScript script,
+      ScriptOutputType type,
+      Function<T, R> parse,
+      String[] keys,
+      String... args) {
+    return script(script, timer.timeoutNanos(), type, parse, keys, args);
   }
 
   /**
    * The same with its own timeout, for rare administrative writes (marking nodes initialized) that
    * must not give up after a lock operation's tight per-node timeout.
    */
-  <T> CompletableFuture<T> script(
-      LuaScript script, Duration timeout, ScriptOutputType type, String[] keys, String... args) {
-    return script(script, timeout.toNanos(), type, keys, args);
+  <T, R> CompletableFuture<R> script(
+      LuaScript script,
+      Duration timeout,
+      ScriptOutputType type,
+      Function<T, R> parse,
+      String[] keys,
+      String... args) {
+    return script(script, timeout.toNanos(), type, parse, keys, args);
   }
 
-  private <T> CompletableFuture<T> script(
-      LuaScript script, long timeout, ScriptOutputType type, String[] keys, String... args) {
+  private <T, R> CompletableFuture<R> script(
+      LuaScript script,
+      long timeout,
+      ScriptOutputType type,
+      Function<T, R> parse,
+      String[] keys,
+      String... args) {
     return timed(
         timeout,
         (redis, result) ->
@@ -124,13 +144,26 @@ final class NodeClient implements AutoCloseable {
                 .whenComplete(
                     (value, failure) -> {
                       if (failure == null) {
-                        result.complete(value);
+                        completeParsed(result, value, parse);
                       } else if (isNoScript(failure)) {
-                        fallBackToEval(redis, script, type, keys, args, result);
+                        fallBackToEval(redis, script, type, parse, keys, args, result);
                       } else {
                         result.completeExceptionally(failure);
                       }
                     }));
+  }
+
+  private static <T, R> void completeParsed(
+      CompletableFuture<R> result, T value, Function<T, R> parse) {
+    R parsed;
+    try {
+      parsed = parse.apply(value);
+    } catch (RuntimeException garbled) {
+      result.completeExceptionally(
+          new IllegalStateException("unexpected reply " + value + ": " + garbled, garbled));
+      return;
+    }
+    result.complete(parsed);
   }
 
   /**
@@ -140,19 +173,29 @@ final class NodeClient implements AutoCloseable {
    * it times a call out: so either the EVAL goes out first, and the release that follows the
    * timeout reaches the node after it, or the timeout wins and no EVAL is sent.
    */
-  private static <T> void fallBackToEval(
+  private static <T, R> void fallBackToEval(
       RedisAsyncCommands<String, String> redis,
       LuaScript script,
       ScriptOutputType type,
+      Function<T, R> parse,
       String[] keys,
       String[] args,
-      CompletableFuture<T> result) {
+      CompletableFuture<R> result) {
     boolean lateIsHarmless = script == LuaScript.RELEASE || script == LuaScript.RELEASE_ALL;
     synchronized (result) {
       if (result.isDone() && !lateIsHarmless) {
         return;
       }
-      redis.<T>eval(script.source(), type, keys, args).whenComplete(into(result));
+      redis
+          .<T>eval(script.source(), type, keys, args)
+          .whenComplete(
+              (value, failure) -> {
+                if (failure == null) {
+                  completeParsed(result, value, parse);
+                } else {
+                  result.completeExceptionally(failure);
+                }
+              });
     }
   }
 

@@ -107,12 +107,16 @@ final class RequestTimer implements AutoCloseable {
     // The clock is read per entry: failing one runs its dependents, which takes time.
     while ((head = queue.peek()) != null
         && (head.request.isDone() || head.deadline - System.nanoTime() <= 0)) {
-      // At the head, so cheap; false only if close() took it. Most entries were answered:
-      // they cost no exception (whose stack trace would dominate this loop's cost).
-      if (queue.remove(head) && !head.request.isDone()) {
+      // Only this thread and close() take entries, so the polled one is the head unless close()
+      // drained the queue meanwhile; then the polled entry fails as closed, as close() fails
+      // every other. Most entries were answered: they cost no exception (whose stack trace
+      // would dominate this loop's cost), and one poll (a remove by identity cost a scan).
+      Pending taken = queue.poll();
+      if (taken != null && !taken.request.isDone()) {
         // Under the request's monitor: a NOSCRIPT fallback decides under it too (NodeClient).
-        synchronized (head.request) {
-          head.request.completeExceptionally(new TimeoutException());
+        synchronized (taken.request) {
+          taken.request.completeExceptionally(
+              taken == head ? new TimeoutException() : closedFailure());
         }
       }
     }

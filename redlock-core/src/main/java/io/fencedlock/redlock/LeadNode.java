@@ -1,0 +1,74 @@
+package io.fencedlock.redlock;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+
+/**
+ * Per lock key, the node a contended attempt asks first (see {@link AcquireAttempt}): the same node
+ * in every client that names the nodes alike, so that waiters of different processes woken by the
+ * same release meet on one node, and only the one it grants asks the others. Chosen by rendezvous
+ * hashing over the node labels (host:port), which spreads many keys over the nodes and does not
+ * depend on the order in which a client lists them. A node that failed to answer a first ask (timed
+ * out, failed, uninitialized) is passed over for {@link #FAILURE_MEMORY_NANOS}, so a down node
+ * costs a contended attempt a node timeout at most once a second. Thread-safe.
+ */
+final class LeadNode {
+  /** How long a node that failed a first ask is passed over. */
+  static final long FAILURE_MEMORY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final int[] labelHashes;
+  private final Ticker ticker;
+
+  /** Per node, when it last failed a first ask; null if it never did. */
+  private final AtomicReferenceArray<Long> failedAt;
+
+  LeadNode(int size, IntFunction<String> label, Ticker ticker) {
+    this.labelHashes = IntStream.range(0, size).map(i -> label.apply(i).hashCode()).toArray();
+    this.ticker = ticker;
+    this.failedAt = new AtomicReferenceArray<>(size);
+  }
+
+  /** The node to ask first for {@code lockKey}. */
+  int pick(String lockKey) {
+    long now = ticker.read();
+    int key = lockKey.hashCode(); // String.hashCode is specified, so every JVM agrees
+    int best = -1;
+    long bestScore = 0;
+    int fallback = 0;
+    long fallbackScore = Long.MIN_VALUE;
+    for (int node = 0; node < labelHashes.length; node++) {
+      long score = mix(((long) key << 32) | (labelHashes[node] & 0xffffffffL));
+      if (score > fallbackScore) {
+        fallback = node;
+        fallbackScore = score;
+      }
+      Long failed = failedAt.get(node);
+      boolean avoided = failed != null && now - failed < FAILURE_MEMORY_NANOS;
+      if (!avoided && (best < 0 || score > bestScore)) {
+        best = node;
+        bestScore = score;
+      }
+    }
+    return best >= 0 ? best : fallback; // every node failed lately: the key's own choice
+  }
+
+  /** Records that {@code node} failed a first ask. */
+  void failed(int node) {
+    failedAt.set(node, ticker.read());
+  }
+
+  /** SplitMix64's finalizer: every bit of the key's and the label's hash moves the score. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+
+  /** For tests: the labels' order does not matter, only the labels. */
+  static int pick(List<String> labels, String lockKey) {
+    return new LeadNode(labels.size(), labels::get, System::nanoTime).pick(lockKey);
+  }
+}

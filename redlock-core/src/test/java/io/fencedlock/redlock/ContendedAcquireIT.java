@@ -1,0 +1,179 @@
+package io.fencedlock.redlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fencedlock.testkit.RedisNode;
+import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A waiter's retry after a release announcement asks the lock's lead node first and the other nodes
+ * only once it granted, so that waiters of several processes woken by one release cannot split the
+ * nodes; and a waiter that had not seen the last holder's token still needs no phase 2. Round trips
+ * are counted as EVALSHA calls on the servers; the retry delay is longer than any wait here, so
+ * every retry is started by a subscription or an announcement.
+ */
+final class ContendedAcquireIT {
+  private static final Duration TTL = Duration.ofSeconds(30);
+  private static final Duration NEVER_IN_THIS_TEST = Timing.scaled(Duration.ofMinutes(5));
+
+  private static RedisNodes nodes;
+
+  @BeforeAll
+  static void startNodes() {
+    nodes = RedisNodes.start(5);
+  }
+
+  @AfterAll
+  static void stopNodes() {
+    nodes.close();
+  }
+
+  @Test
+  void waitersRetry_asksTheLeadNodeAlone_whileAnotherClientHoldsTheLock() throws Exception {
+    String resource = "contended:held";
+    try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
+        Redlock other = Redlock.create(waiterConfig())) {
+      Lease held = holder.acquire(resource, TTL, LockTiming.RETRY_WAIT);
+      RedisNode lead = lead(resource);
+      long[] before = evalshaPerNode();
+
+      CompletableFuture<Lease> waiter =
+          other
+              .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+              .toCompletableFuture();
+      // The first attempt asks every node; the retry that the confirmed subscription starts asks
+      // the lead node alone, which refuses.
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.evalshaCalls(lead) - before[lead.index()] >= 2);
+      long[] after = evalshaPerNode();
+      for (RedisNode node : nodes) {
+        if (node != lead) {
+          assertThat(after[node.index()] - before[node.index()])
+              .as("scripts on node %d, not the lead", node.index())
+              .isEqualTo(1);
+        }
+      }
+
+      held.release();
+      Lease lease = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(lease.fencingToken()).isEqualTo(held.fencingToken() + 1);
+      lease.release();
+    }
+  }
+
+  @Test
+  void waiterThatMissedTheLastToken_takesOneAboveTheLeadsCounter_withoutPhase2() throws Exception {
+    String resource = "contended:stale";
+    String fenceKey = "{" + resource + "}:fence";
+    try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
+        Redlock other = Redlock.create(waiterConfig())) {
+      Lease held = holder.acquire(resource, TTL, LockTiming.RETRY_WAIT);
+      RedisNode lead = lead(resource);
+      long leadBefore = Cluster.evalshaCalls(lead);
+      CompletableFuture<Lease> waiter =
+          other
+              .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+              .toCompletableFuture();
+      await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(lead) - leadBefore >= 2);
+
+      // Tokens the waiter never heard of (a client that came and went meanwhile), then the holder's
+      // release made by hand, deletes first, so that the announcements find every node free.
+      long unseen = held.fencingToken() + 10;
+      for (RedisNode node : nodes) {
+        node.command("SET", fenceKey, Long.toString(unseen));
+      }
+      long scriptsBefore = Cluster.evalshaCalls(nodes);
+      for (RedisNode node : nodes) {
+        node.command("DEL", resource);
+      }
+      for (RedisNode node : nodes) {
+        node.command("PUBLISH", "fencedlock:released:" + resource, held.ownerId());
+      }
+
+      Lease lease = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(lease.fencingToken()).isEqualTo(unseen + 1);
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.holdingValue(nodes, fenceKey, Long.toString(unseen + 1)) == 5);
+      assertThat(Cluster.evalshaCalls(nodes) - scriptsBefore)
+          .as("the lead's lock step, the others' lock steps and the token written on the lead")
+          .isEqualTo(1 + 4 + 1);
+      lease.release();
+    }
+  }
+
+  @Test
+  void clientThatJustMetARival_asksTheLeadNodeFirstInItsNextAcquiresFirstAttempt()
+      throws Exception {
+    // Without it, a client that releases a contended lock and asks again at once beats the
+    // waiters it woke every time: its first attempt takes the other nodes while they ask the lead.
+    String resource = "contended:rival-met";
+    FakeTicker ticker = new FakeTicker(); // still "just now" however slow the machine is
+    try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
+        Redlock other =
+            Redlock.create(
+                RedlockConfig.builder()
+                    .nodes(nodes.uris())
+                    .nodeTimeout(LockTiming.NODE_TIMEOUT)
+                    .connectTimeout(Timing.AWAIT)
+                    .retryDelay(NEVER_IN_THIS_TEST)
+                    .retryJitter(Duration.ZERO)
+                    .ticker(ticker)
+                    .build())) {
+      Lease held = holder.acquire(resource, TTL, LockTiming.RETRY_WAIT);
+      assertThat(other.tryAcquire(resource, TTL)).as("refused: a rival holds it").isEmpty();
+      RedisNode lead = lead(resource);
+      long[] before = evalshaPerNode();
+
+      CompletableFuture<Lease> waiter =
+          other
+              .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+              .toCompletableFuture();
+      // Both attempts (the first, and the one its subscription starts) ask the lead alone.
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.evalshaCalls(lead) - before[lead.index()] >= 2);
+      long[] after = evalshaPerNode();
+      for (RedisNode node : nodes) {
+        if (node != lead) {
+          assertThat(after[node.index()] - before[node.index()])
+              .as("scripts on node %d, not the lead", node.index())
+              .isZero();
+        }
+      }
+
+      held.release();
+      waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).release();
+    }
+  }
+
+  /** A waiter whose retries are started only by its subscription and by announcements. */
+  private static RedlockConfig waiterConfig() {
+    return RedlockConfig.builder()
+        .nodes(nodes.uris())
+        .nodeTimeout(LockTiming.NODE_TIMEOUT)
+        .connectTimeout(Timing.AWAIT)
+        .retryDelay(NEVER_IN_THIS_TEST)
+        .retryJitter(Duration.ZERO)
+        .build();
+  }
+
+  private static RedisNode lead(String resource) {
+    List<String> labels = nodes.nodes().stream().map(n -> n.host() + ":" + n.port()).toList();
+    return nodes.node(LeadNode.pick(labels, resource));
+  }
+
+  private static long[] evalshaPerNode() {
+    return nodes.nodes().stream().mapToLong(Cluster::evalshaCalls).toArray();
+  }
+}
