@@ -146,7 +146,7 @@ final class LeadFirstReviewIT {
   }
 
   private static RedisNode lead(String resource) {
-    List<String> labels = nodes.nodes().stream().map(n -> n.host() + ":" + n.port()).toList();
-    return nodes.node(LeadNode.pick(labels, resource));
+    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
+    return nodes.node(LeadNode.pick(identities, resource));
   }
 }

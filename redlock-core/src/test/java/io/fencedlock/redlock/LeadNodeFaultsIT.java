@@ -13,17 +13,16 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review of 37b6a86: a waiter's contended retry with a lead node that lost its memory or is paused
- * still takes an announced release from the other nodes (these pass on 005c6fe: they record what
- * was checked, not a bug).
+ * A waiter's contended retry with a lead node that lost its memory or is paused still takes an
+ * announced release from the other nodes. Each test starts its own nodes: it wipes or pauses one.
  */
-final class LeadNodeFaultsReviewIT {
+final class LeadNodeFaultsIT {
   private static final Duration TTL = Duration.ofSeconds(30);
   private static final Duration LONG_RETRY = Timing.scaled(Duration.ofMinutes(5));
 
   @Test
   void leadWithoutItsMemory_waiterTakesTheReleaseFromTheOthers() throws Exception {
-    String resource = "review20:lead-wiped";
+    String resource = "lead-faults:wiped";
     try (RedisNodes nodes = RedisNodes.start(5);
         Redlock holder = Redlock.create(Cluster.config(nodes).build());
         Redlock other = Redlock.create(waiterConfig(nodes))) {
@@ -42,7 +41,7 @@ final class LeadNodeFaultsReviewIT {
 
   @Test
   void pausedLead_waiterTakesTheReleaseAfterOneNodeTimeout_validityCountsIt() throws Exception {
-    String resource = "review20:lead-paused";
+    String resource = "lead-faults:paused";
     try (RedisNodes nodes = RedisNodes.start(5);
         Redlock holder = Redlock.create(Cluster.config(nodes).build());
         Redlock other = Redlock.create(waiterConfig(nodes))) {
@@ -89,7 +88,7 @@ final class LeadNodeFaultsReviewIT {
   }
 
   private static RedisNode lead(RedisNodes nodes, String resource) {
-    List<String> labels = nodes.nodes().stream().map(n -> n.host() + ":" + n.port()).toList();
-    return nodes.node(LeadNode.pick(labels, resource));
+    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
+    return nodes.node(LeadNode.pick(identities, resource));
   }
 }
