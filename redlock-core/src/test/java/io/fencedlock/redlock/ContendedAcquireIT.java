@@ -65,6 +65,7 @@ final class ContendedAcquireIT {
         }
       }
 
+      awaitSubscribedEverywhere(resource);
       held.release();
       Lease lease = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
       assertThat(lease.fencingToken()).isEqualTo(held.fencingToken() + 1);
@@ -93,6 +94,7 @@ final class ContendedAcquireIT {
       for (RedisNode node : nodes) {
         node.command("SET", fenceKey, Long.toString(unseen));
       }
+      awaitSubscribedEverywhere(resource);
       long scriptsBefore = Cluster.evalshaCalls(nodes);
       for (RedisNode node : nodes) {
         node.command("DEL", resource);
@@ -153,6 +155,7 @@ final class ContendedAcquireIT {
         }
       }
 
+      awaitSubscribedEverywhere(resource);
       held.release();
       waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).release();
     }
@@ -196,6 +199,7 @@ final class ContendedAcquireIT {
         Thread.sleep(10);
       }
       assertThat(waiter).isNotDone();
+      awaitSubscribedEverywhere(resource);
       for (RedisNode node : nodes) {
         node.command("PUBLISH", "fencedlock:released:" + resource, held.ownerId());
       }
@@ -255,6 +259,7 @@ final class ContendedAcquireIT {
           other.acquireAsync(resource, TTL, longRetry.multipliedBy(2)).toCompletableFuture();
       await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(lead) - leadBefore >= 2);
 
+      awaitSubscribedEverywhere(resource);
       held.release(); // four nodes delete and announce: a quorum is free
       Lease lease = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
       lease.release();
@@ -279,6 +284,16 @@ final class ContendedAcquireIT {
   private static RedisNode lead(String resource) {
     List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
     return nodes.node(LeadNode.pick(identities, resource));
+  }
+
+  /**
+   * The waiter's subscription is confirmed once one node confirmed it; a release before a quorum of
+   * nodes has it would go unheard, and the waiter sleep its retry delay.
+   */
+  private static void awaitSubscribedEverywhere(String resource) {
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> Cluster.releaseSubscribers(nodes, resource) >= nodes.size());
   }
 
   private static long[] evalshaPerNode() {
