@@ -46,8 +46,6 @@ final class AcquireAttempt {
    * @param splitVote whether the lock step lost to rivals that split the nodes with it, so the lock
    *     is likely free already ({@link SplitVote})
    * @param startedAt when the attempt started, on the configured ticker
-   */
-  /**
    * @param leadHolder the owner the lead node's refusal named, when a contended attempt asked it
    *     first and stopped there; null otherwise
    */
@@ -376,10 +374,28 @@ final class AcquireAttempt {
             undone ->
                 new Failed(
                     "no quorum granted the lock",
-                    replies,
+                    withNotAsked(replies),
                     splitVote(),
                     start,
                     leadHolder(replies)));
+  }
+
+  /**
+   * The round's replies with the nodes a contended attempt never asked reported so: the round
+   * decided as soon as a quorum had become impossible, maybe before every placeholder was in, and a
+   * bare PENDING would read as a slow node.
+   */
+  private List<NodeReply> withNotAsked(List<NodeReply> replies) {
+    if (lead < 0) {
+      return replies;
+    }
+    List<NodeReply> reported = new ArrayList<>(replies);
+    reported.replaceAll(
+        reply -> {
+          NodeReply settled = phase1Settled.get(reply.node()).getNow(reply);
+          return reply.status() == NodeStatus.PENDING && settled.wasNotAsked() ? settled : reply;
+        });
+    return reported;
   }
 
   /** The owner the lead node's refusal named, if this attempt stopped at it. */

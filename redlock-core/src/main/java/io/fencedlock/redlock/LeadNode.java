@@ -1,5 +1,6 @@
 package io.fencedlock.redlock;
 
+import io.lettuce.core.RedisURI;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -10,8 +11,10 @@ import java.util.stream.IntStream;
  * Per lock key, the node a contended attempt asks first (see {@link AcquireAttempt}): the same node
  * in every client that names the nodes alike, so that waiters of different processes woken by the
  * same release meet on one node, and only the one it grants asks the others. Chosen by rendezvous
- * hashing over the node labels (host:port), which spreads many keys over the nodes and does not
- * depend on the order in which a client lists them. A node that failed to answer a first ask (timed
+ * hashing over the nodes' identities ({@link #identity}: the socket path, or the resolved address
+ * and port), which spreads many keys over the nodes and does not depend on the order in which a
+ * client lists them. Not the drivers' labels: every Unix socket has the label {@code null:6379},
+ * and one client's host name is another's address. A node that failed to answer a first ask (timed
  * out, failed, uninitialized) is passed over for {@link #FAILURE_MEMORY_NANOS}, so a down node
  * costs a contended attempt a node timeout at most once a second. Thread-safe.
  */
@@ -19,14 +22,14 @@ final class LeadNode {
   /** How long a node that failed a first ask is passed over. */
   static final long FAILURE_MEMORY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-  private final int[] labelHashes;
+  private final int[] identityHashes;
   private final Ticker ticker;
 
   /** Per node, when it last failed a first ask; null if it never did. */
   private final AtomicReferenceArray<Long> failedAt;
 
-  LeadNode(int size, IntFunction<String> label, Ticker ticker) {
-    this.labelHashes = IntStream.range(0, size).map(i -> label.apply(i).hashCode()).toArray();
+  LeadNode(int size, IntFunction<String> identity, Ticker ticker) {
+    this.identityHashes = IntStream.range(0, size).map(i -> identity.apply(i).hashCode()).toArray();
     this.ticker = ticker;
     this.failedAt = new AtomicReferenceArray<>(size);
   }
@@ -39,8 +42,8 @@ final class LeadNode {
     long bestScore = 0;
     int fallback = 0;
     long fallbackScore = Long.MIN_VALUE;
-    for (int node = 0; node < labelHashes.length; node++) {
-      long score = mix(((long) key << 32) | (labelHashes[node] & 0xffffffffL));
+    for (int node = 0; node < identityHashes.length; node++) {
+      long score = mix(((long) key << 32) | (identityHashes[node] & 0xffffffffL));
       if (score > fallbackScore) {
         fallback = node;
         fallbackScore = score;
@@ -60,15 +63,20 @@ final class LeadNode {
     failedAt.set(node, ticker.read());
   }
 
-  /** SplitMix64's finalizer: every bit of the key's and the label's hash moves the score. */
+  /** SplitMix64's finalizer: every bit of the key's and the identity's hash moves the score. */
   private static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
     z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
     return z ^ (z >>> 31);
   }
 
-  /** For tests: the labels' order does not matter, only the labels. */
-  static int pick(List<String> labels, String lockKey) {
-    return new LeadNode(labels.size(), labels::get, System::nanoTime).pick(lockKey);
+  /** What identifies the node at {@code uri} (a URI {@link RedlockConfig} accepted). */
+  static String identity(String uri) {
+    return NodeAddress.leadIdentity(RedisURI.create(uri));
+  }
+
+  /** For tests: the identities' order does not matter, only the identities. */
+  static int pick(List<String> identities, String lockKey) {
+    return new LeadNode(identities.size(), identities::get, System::nanoTime).pick(lockKey);
   }
 }

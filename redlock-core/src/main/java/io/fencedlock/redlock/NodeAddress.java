@@ -44,6 +44,36 @@ final class NodeAddress {
     return new NodeAddress(resolve(uri.getHost()), uri.getPort());
   }
 
+  /**
+   * A name of the node that other clients compute alike, for {@link LeadNode}: the normalized path
+   * of a socket, or the lowest resolved address and the port. Unlike {@link #sameServerAs}, an
+   * interface address of this machine stays itself (clients on other machines name it so), and only
+   * loopback and wildcard addresses become {@code localhost}. Zones are dropped: their indexes
+   * differ between machines. Not the server's {@code run_id}: a restart changes it, and clients
+   * that read it at different incarnations would pick different leads.
+   */
+  static String leadIdentity(RedisURI uri) {
+    if (uri.getSocket() != null) {
+      return "unix:" + normalize(uri.getSocket());
+    }
+    String host = uri.getHost();
+    String lowest = null;
+    try {
+      for (InetAddress address : InetAddress.getAllByName(host)) {
+        String name =
+            address.isLoopbackAddress() || address.isAnyLocalAddress()
+                ? "localhost"
+                : address.getHostAddress().replaceFirst("%.*$", "");
+        if (lowest == null || name.compareTo(lowest) < 0) {
+          lowest = name;
+        }
+      }
+    } catch (UnknownHostException | SecurityException e) {
+      lowest = null;
+    }
+    return (lowest != null ? lowest : host.toLowerCase(Locale.ROOT)) + ":" + uri.getPort();
+  }
+
   /** Whether both may lead to the same server. */
   boolean sameServerAs(NodeAddress other) {
     if (port != other.port) {

@@ -66,7 +66,8 @@ final class Nodes {
     this.replies = new Replies(config.nodeTimeout());
     this.quorum = config.quorum();
     this.closeWaitNanos = callBoundNanos(config);
-    this.leadNode = new LeadNode(driver.size(), driver::label, config.ticker());
+    List<String> identities = config.nodes().stream().map(LeadNode::identity).toList();
+    this.leadNode = new LeadNode(identities.size(), identities::get, config.ticker());
   }
 
   /**

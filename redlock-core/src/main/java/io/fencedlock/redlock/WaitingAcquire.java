@@ -28,10 +28,16 @@ import org.jspecify.annotations.Nullable;
  * keep a waiter from a quorum of free nodes, and a split leaves keys of rivals on the lead node for
  * a moment. When the lead node refused for the very owner whose release was announced (its delete
  * had not arrived there yet), the waiter asks it again at once, at most {@value #MAX_LEAD_RETRIES}
- * times in a row. The first attempt is contended too when this client met a rival on the lock less
- * than {@link #RIVAL_MEMORY_NANOS} ago. Thread-safe: attempts run one at a time, started from
- * timer, I/O or caller threads; each wait between two attempts is ended exactly once, by whichever
- * of timer, notification or claim gets there first.
+ * times in a row. When it refused, after an announced release, for the same other owner it had
+ * refused for before that release, that owner's key outlived a release of the lock: it is stale (a
+ * failed attempt's undo that never arrived, a crashed client), not the new holder's, so the waiter
+ * asks every node at once, without waiting, instead of sleeping the retry delay beside a free
+ * quorum; once per announcement, so a stale key never makes it spin. A waiter refused for another
+ * process's waiter that just won the lead named someone else before, and waits as before. The first
+ * attempt is contended too when this client met a rival on the lock less than {@link
+ * #RIVAL_MEMORY_NANOS} ago. Thread-safe: attempts run one at a time, started from timer, I/O or
+ * caller threads; each wait between two attempts is ended exactly once, by whichever of timer,
+ * notification or claim gets there first.
  */
 final class WaitingAcquire implements ReleaseWaiters.Successor {
   private static final int MAX_SPLIT_DOUBLINGS = 8;
@@ -72,6 +78,12 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
 
   /** Immediate retries in a row after the lead node refused for an announced release. */
   private volatile int leadRetries;
+
+  /** The owner the lead node's last refusal of a contended attempt named; null before one. */
+  private volatile @Nullable String lastLeadHolder;
+
+  /** Whether the attempt in flight was started by a release announcement. */
+  private volatile boolean startedByRelease;
 
   /**
    * Split votes lost in a row; each doubles the backoff window, up to {@link #MAX_SPLIT_DOUBLINGS}.
@@ -184,10 +196,17 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
       splitsInARow = 0;
       delay = 0;
       contendedOnTimer = true;
+    } else if (staleOnLead(failed)) {
+      leadRetries = 0;
+      splitsInARow = 0;
+      delay = 0; // and on the timer: every node at once
     } else {
       leadRetries = 0;
       splitsInARow = 0;
       delay = retryDelayNanos();
+    }
+    if (failed.leadHolder() != null) {
+      lastLeadHolder = failed.leadHolder();
     }
     if (ctx.ticker().read() + delay - giveUpAt > 0
         || closed.getAsBoolean()) { // by difference: readings may wrap
@@ -195,6 +214,7 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
       return;
     }
     CompletableFuture<Void> trigger;
+    boolean announcement; // whether the trigger is a release, not the subscription's confirmation
     if (waiter == null) {
       ReleaseWaiters.Waiter w = waiters.register(ctx.keys().lockKey(resource), this);
       waiter = w;
@@ -204,8 +224,10 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
         return;
       }
       trigger = w.subscribed();
+      announcement = false;
     } else {
       trigger = armed;
+      announcement = true;
     }
     AtomicBoolean fired = new AtomicBoolean();
     // Claimable before the timer exists: a timer due at once could otherwise run the next
@@ -214,7 +236,7 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     Scheduler.Task scheduled;
     try {
       boolean onTimer = contendedOnTimer;
-      scheduled = timer.schedule(() -> fire(fired, onTimer), delay);
+      scheduled = timer.schedule(() -> fire(fired, onTimer, false), delay);
       retryTimer = scheduled;
     } catch (RejectedExecutionException e) {
       // The Redlock was closed after the check above: give up like a closed Redlock does.
@@ -227,13 +249,14 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     trigger.thenRun(
         () -> {
           scheduled.cancel();
-          fire(fired, contendedOnRelease);
+          fire(fired, contendedOnRelease, announcement);
         });
   }
 
-  private void fire(AtomicBoolean fired, boolean contendedAttempt) {
+  private void fire(AtomicBoolean fired, boolean contendedAttempt, boolean byRelease) {
     if (fired.compareAndSet(false, true)) {
       contended = contendedAttempt;
+      startedByRelease = byRelease;
       attempt();
     }
   }
@@ -246,6 +269,21 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
   private boolean leadStillReleasing(AcquireAttempt.Failed failed) {
     String holder = failed.leadHolder();
     return holder != null && waiters.announced(ctx.keys().lockKey(resource), holder);
+  }
+
+  /**
+   * Whether a contended attempt that a release announcement started stopped at the lead node for an
+   * owner that is not the released one but held the lead's key already before: a key that outlived
+   * a release of the lock cannot be the holder's, so a quorum of the other nodes may well be free.
+   * (If the announcement arrived while the earlier attempt was still in flight, the owner may be a
+   * waiter that won the lead since; that costs one attempt of every node, once.)
+   */
+  private boolean staleOnLead(AcquireAttempt.Failed failed) {
+    String holder = failed.leadHolder();
+    return startedByRelease
+        && holder != null
+        && holder.equals(lastLeadHolder)
+        && !waiters.announced(ctx.keys().lockKey(resource), holder);
   }
 
   private long retryDelayNanos() {

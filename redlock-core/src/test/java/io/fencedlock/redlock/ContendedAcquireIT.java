@@ -9,6 +9,7 @@ import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,6 +65,7 @@ final class ContendedAcquireIT {
         }
       }
 
+      awaitSubscribedEverywhere(resource);
       held.release();
       Lease lease = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
       assertThat(lease.fencingToken()).isEqualTo(held.fencingToken() + 1);
@@ -92,6 +94,7 @@ final class ContendedAcquireIT {
       for (RedisNode node : nodes) {
         node.command("SET", fenceKey, Long.toString(unseen));
       }
+      awaitSubscribedEverywhere(resource);
       long scriptsBefore = Cluster.evalshaCalls(nodes);
       for (RedisNode node : nodes) {
         node.command("DEL", resource);
@@ -152,8 +155,118 @@ final class ContendedAcquireIT {
         }
       }
 
+      awaitSubscribedEverywhere(resource);
       held.release();
       waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).release();
+    }
+  }
+
+  /**
+   * The failure of an acquire whose last attempt stopped at the lead node reports the other nodes
+   * as not asked, not as a bare PENDING like slow nodes: the round decides once a quorum is
+   * impossible, before every placeholder is in.
+   */
+  @Test
+  void contendedFailure_reportsTheLeadsRefusal() throws Exception {
+    String resource = "contended:diagnostics";
+    Duration retryDelay = Timing.scaled(Duration.ofSeconds(6));
+    try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
+        Redlock other =
+            Redlock.create(
+                RedlockConfig.builder()
+                    .nodes(nodes.uris())
+                    .nodeTimeout(LockTiming.NODE_TIMEOUT)
+                    .connectTimeout(Timing.AWAIT)
+                    .retryDelay(retryDelay)
+                    .retryJitter(Duration.ZERO)
+                    .build())) {
+      Lease held = holder.acquire(resource, TTL, LockTiming.RETRY_WAIT);
+      RedisNode lead = lead(resource);
+      long leadBefore = Cluster.evalshaCalls(lead);
+      long started = System.nanoTime();
+      // maxWait: more than one retry delay, less than the time of the announcement plus one.
+      CompletableFuture<Lease> waiter =
+          other
+              .acquireAsync(resource, TTL, retryDelay.plus(retryDelay.dividedBy(4)))
+              .toCompletableFuture();
+      // First attempt everywhere, then the contended retry the subscription starts (lead alone).
+      await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(lead) - leadBefore >= 2);
+      // Past the point where one more retry delay would exceed maxWait, announce the holder's
+      // release without deleting anything: the waiter's contended retries are refused by the lead
+      // (for an announced owner: two immediate retries), and then it gives up with the last one.
+      long wakeAt = started + retryDelay.dividedBy(2).toNanos();
+      while (System.nanoTime() < wakeAt) {
+        Thread.sleep(10);
+      }
+      assertThat(waiter).isNotDone();
+      awaitSubscribedEverywhere(resource);
+      for (RedisNode node : nodes) {
+        node.command("PUBLISH", "fencedlock:released:" + resource, held.ownerId());
+      }
+      LockAcquisitionException failure = null;
+      try {
+        waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        failure = (LockAcquisitionException) e.getCause();
+      }
+      assertThat(failure).isNotNull();
+      assertThat(Cluster.evalshaCalls(lead) - leadBefore)
+          .as("scripts on the lead: first attempt, subscription retry, announced retry + 2")
+          .isEqualTo(5);
+      String leadLabel = lead.host() + ":" + lead.port();
+      assertThat(failure.outcomes())
+          .as("the last attempt's outcomes: %s", failure.outcomes())
+          .anySatisfy(
+              outcome -> {
+                assertThat(outcome.node()).isEqualTo(leadLabel);
+                assertThat(outcome.status()).isEqualTo(NodeStatus.REFUSED);
+              });
+      // The four other nodes were never asked, and say so (the round decided on the lead's
+      // refusal and the first two placeholders).
+      assertThat(failure.outcomes())
+          .as("the last attempt's outcomes: %s", failure.outcomes())
+          .filteredOn(outcome -> !outcome.node().equals(leadLabel))
+          .allSatisfy(outcome -> assertThat(outcome.detail()).isEqualTo(NodeReply.NOT_ASKED));
+      held.release();
+    }
+  }
+
+  /**
+   * A stale key on the lead node (a crashed client's, an undo whose delete was lost) does not keep
+   * a waiter from a release announced by the four other nodes until its retry delay: refused at the
+   * lead for the owner it was refused for before the release, the waiter asks every node at once.
+   */
+  @Test
+  void staleKeyOnTheLead_doesNotKeepAnAnnouncedReleaseFromTheWaiter() throws Exception {
+    String resource = "contended:stale-lead";
+    Duration longRetry = Timing.scaled(Duration.ofMinutes(5));
+    try (Redlock holder = Redlock.create(Cluster.config(nodes).build());
+        Redlock other =
+            Redlock.create(
+                RedlockConfig.builder()
+                    .nodes(nodes.uris())
+                    .nodeTimeout(LockTiming.NODE_TIMEOUT)
+                    .connectTimeout(Timing.AWAIT)
+                    .retryDelay(longRetry)
+                    .retryJitter(Duration.ZERO)
+                    .build())) {
+      Lease held = holder.acquire(resource, TTL, LockTiming.RETRY_WAIT);
+      RedisNode lead = lead(resource);
+      // The holder's lease counts the four other nodes; the lead has a crashed client's key.
+      lead.command("SET", resource, "ghost-owner-that-crashed", "PX", "30000");
+      long leadBefore = Cluster.evalshaCalls(lead);
+      CompletableFuture<Lease> waiter =
+          other.acquireAsync(resource, TTL, longRetry.multipliedBy(2)).toCompletableFuture();
+      await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(lead) - leadBefore >= 2);
+
+      awaitSubscribedEverywhere(resource);
+      held.release(); // four nodes delete and announce: a quorum is free
+      Lease lease = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      lease.release();
+    } finally {
+      for (RedisNode node : nodes) {
+        node.command("DEL", resource);
+      }
     }
   }
 
@@ -169,8 +282,18 @@ final class ContendedAcquireIT {
   }
 
   private static RedisNode lead(String resource) {
-    List<String> labels = nodes.nodes().stream().map(n -> n.host() + ":" + n.port()).toList();
-    return nodes.node(LeadNode.pick(labels, resource));
+    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
+    return nodes.node(LeadNode.pick(identities, resource));
+  }
+
+  /**
+   * The waiter's subscription is confirmed once one node confirmed it; a release before a quorum of
+   * nodes has it would go unheard, and the waiter sleep its retry delay.
+   */
+  private static void awaitSubscribedEverywhere(String resource) {
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> Cluster.releaseSubscribers(nodes, resource) >= nodes.size());
   }
 
   private static long[] evalshaPerNode() {

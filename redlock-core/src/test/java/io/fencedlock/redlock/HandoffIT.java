@@ -203,8 +203,8 @@ final class HandoffIT {
    * following INFO requests take cover that.
    */
   private static CompletableFuture<Lease> waitFor(Redlock redlock, String resource) {
-    List<String> labels = nodes.nodes().stream().map(n -> n.host() + ":" + n.port()).toList();
-    RedisNode lead = nodes.node(LeadNode.pick(labels, resource));
+    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
+    RedisNode lead = nodes.node(LeadNode.pick(identities, resource));
     long scripts = Cluster.evalshaCalls(nodes);
     long onLead = Cluster.evalshaCalls(lead);
     CompletableFuture<Lease> waiter =

@@ -25,6 +25,31 @@ class LeadNodeTest {
   }
 
   @Test
+  void socketNodes_listedInAnotherOrder_leadIsTheSameServer() {
+    // Their drivers' labels are all "null:6379": hashed, the lead was the first node listed.
+    List<String> one =
+        List.of(
+            "redis-socket:///tmp/fencedlock-a.sock",
+            "redis-socket:///tmp/fencedlock-b.sock",
+            "redis-socket:///tmp/fencedlock-c.sock");
+    List<String> other = List.of(one.get(2), one.get(0), one.get(1));
+    for (String key : List.of("orders", "invoices", "users", "k")) {
+      assertThat(other.get(LeadNode.pick(identities(other), key)))
+          .as("lead of %s", key)
+          .isEqualTo(one.get(LeadNode.pick(identities(one), key)));
+    }
+  }
+
+  @Test
+  void aHostNameAndItsAddress_sameIdentity() {
+    assertThat(LeadNode.identity("redis://localhost:7001"))
+        .isEqualTo(LeadNode.identity("redis://127.0.0.1:7001"))
+        .isNotEqualTo(LeadNode.identity("redis://127.0.0.1:7002"));
+    assertThat(LeadNode.identity("redis://10.0.0.1:6379/2"))
+        .isEqualTo(LeadNode.identity("rediss://10.0.0.1:6379"));
+  }
+
+  @Test
   void manyKeys_spreadOverEveryNode() {
     Set<Integer> leads = new HashSet<>();
     for (int i = 0; i < 200; i++) {
@@ -58,5 +83,9 @@ class LeadNodeTest {
       leads.failed(node);
     }
     assertThat(leads.pick("k")).isEqualTo(usual);
+  }
+
+  private static List<String> identities(List<String> uris) {
+    return uris.stream().map(LeadNode::identity).toList();
   }
 }

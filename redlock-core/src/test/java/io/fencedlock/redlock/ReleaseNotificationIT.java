@@ -174,10 +174,10 @@ final class ReleaseNotificationIT {
 
   /** {@code prefix} with a suffix that makes {@code node} the resource's lead node. */
   private static String resourceLedBy(int node, String prefix) {
-    List<String> labels = nodes.nodes().stream().map(n -> n.host() + ":" + n.port()).toList();
+    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
     for (int i = 0; ; i++) {
       String resource = prefix + ":" + i;
-      if (LeadNode.pick(labels, resource) == node) {
+      if (LeadNode.pick(identities, resource) == node) {
         return resource;
       }
     }
