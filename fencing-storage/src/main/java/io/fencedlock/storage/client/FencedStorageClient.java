@@ -102,12 +102,13 @@ public final class FencedStorageClient implements FencedStore {
    * Reads an object; empty if no value was ever written (even if it was fenced).
    *
    * @throws IllegalArgumentException for an illegal key
-   * @throws StorageClientException on transport errors, timeouts or unexpected statuses
+   * @throws StorageClientException on transport errors, timeouts or unexpected statuses, including
+   *     a 404 that is not the service's answer for this key (a base URL with a wrong path, say)
    */
   @Override
   public Optional<StoredObject> get(String key) {
     HttpResponse<byte[]> response = send(request(objectUri(key)).GET().build());
-    if (response.statusCode() == 404) {
+    if (response.statusCode() == 404 && isNoValueFor(key, response)) {
       return Optional.empty();
     }
     expect(response, 200);
@@ -200,6 +201,19 @@ public final class FencedStorageClient implements FencedStore {
       return new WriteResult.Rejected(current, WriteResult.Reason.valueOf(reason));
     } catch (IllegalArgumentException e) {
       throw malformed(response, "unknown reason " + reason);
+    }
+  }
+
+  /**
+   * Whether a 404 is the service's "no value" for {@code key}, which names the key, rather than a
+   * 404 for a path it does not serve (a wrong base URL), which must not read as an empty object.
+   */
+  private static boolean isNoValueFor(String key, HttpResponse<byte[]> response) {
+    try {
+      JsonElement named = JsonParser.parseString(bodyText(response)).getAsJsonObject().get("key");
+      return named != null && named.isJsonPrimitive() && key.equals(named.getAsString());
+    } catch (JsonParseException | IllegalStateException e) {
+      return false;
     }
   }
 

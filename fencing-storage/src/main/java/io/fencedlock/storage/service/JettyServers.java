@@ -38,7 +38,9 @@ final class JettyServers {
    */
   private static final long STOP_IDLE_MILLIS = 100;
 
-  /** The largest request head, request line included; more is refused with 431. */
+  /**
+   * The largest request head, request line included; more is refused with 431 (414 if the line).
+   */
   private static final int MAX_HEAD_BYTES = 8 * 1024;
 
   private JettyServers() {}

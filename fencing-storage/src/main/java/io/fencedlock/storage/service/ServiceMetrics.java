@@ -3,11 +3,14 @@ package io.fencedlock.storage.service;
 import io.fencedlock.storage.WriteResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntSupplier;
 
 /**
@@ -30,6 +33,7 @@ final class ServiceMetrics {
   }
 
   private final MeterRegistry registry;
+  private final List<Meter> gauges = new CopyOnWriteArrayList<>();
 
   private ServiceMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -39,12 +43,31 @@ final class ServiceMetrics {
     return new ServiceMetrics(registry.orElseGet(CompositeMeterRegistry::new));
   }
 
-  /** Registers the gauges of store calls running and of requests waiting for a store thread. */
+  /**
+   * Registers the gauges of store calls running and of requests waiting for a store thread, until
+   * {@link #removeGauges()}.
+   */
   void storeLoad(IntSupplier running, IntSupplier queued) {
-    Gauge.builder(RUNNING, running::getAsInt).description("store calls running").register(registry);
-    Gauge.builder(QUEUED, queued::getAsInt)
-        .description("requests waiting for a store thread")
-        .register(registry);
+    gauges.add(
+        Gauge.builder(RUNNING, running::getAsInt)
+            .description("store calls running")
+            .register(registry));
+    gauges.add(
+        Gauge.builder(QUEUED, queued::getAsInt)
+            .description("requests waiting for a store thread")
+            .register(registry));
+  }
+
+  /**
+   * Removes the gauges from the registry, for a service that stopped: they would go on reading its
+   * stopped store threads (and hold them), and a registry keeps the first gauge of a name, so a
+   * service started later on the same registry would never get its own. Idempotent.
+   */
+  void removeGauges() {
+    for (Meter gauge : gauges) {
+      registry.remove(gauge);
+    }
+    gauges.clear();
   }
 
   /** Counts a write or fence that reached the store, by its outcome. */

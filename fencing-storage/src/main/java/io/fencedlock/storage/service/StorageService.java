@@ -30,15 +30,21 @@ public final class StorageService implements AutoCloseable {
   private final StorageConfig config;
   private final FencedStore store;
   private final StoreWorkers workers;
+  private final ServiceMetrics metrics;
   private final Server server;
   private final int port;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private StorageService(
-      StorageConfig config, FencedStore store, StoreWorkers workers, Server server) {
+      StorageConfig config,
+      FencedStore store,
+      StoreWorkers workers,
+      ServiceMetrics metrics,
+      Server server) {
     this.config = config;
     this.store = store;
     this.workers = workers;
+    this.metrics = metrics;
     this.server = server;
     this.port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
   }
@@ -70,13 +76,14 @@ public final class StorageService implements AutoCloseable {
       server = JettyServers.create(config, metrics);
       server.setHandler(JettyServers.graceful(handler(config, store, workers, metrics, server)));
       server.start();
-      StorageService service = new StorageService(config, store, workers, server);
+      StorageService service = new StorageService(config, store, workers, metrics, server);
       log.info("fenced storage at {} on {}", service.url(), config.jdbcUrl());
       return service;
     } catch (Exception e) {
       stopQuietly(server, e);
       workers.close();
       store.close();
+      metrics.removeGauges();
       if (e instanceof IOException io) {
         throw new UncheckedIOException("cannot bind port " + config.port(), io);
       }
@@ -122,6 +129,7 @@ public final class StorageService implements AutoCloseable {
       workers.close();
     } finally {
       store.close();
+      metrics.removeGauges();
     }
     log.info("fenced storage on port {} stopped", port);
   }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.fencedlock.storage.StorageProtocol;
+import io.fencedlock.storage.service.StorageConfig;
+import io.fencedlock.storage.service.StorageService;
 import io.fencedlock.testkit.support.Timing;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,9 +15,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** How {@link FencedStorageClient} reports services that are absent, silent or misbehaving. */
 final class FencedStorageClientIT {
@@ -79,6 +83,36 @@ final class FencedStorageClientIT {
     assertThatThrownBy(() -> client.fence("k", 1, OWNER))
         .isInstanceOf(StorageClientException.class)
         .hasMessageContaining("BORED");
+  }
+
+  /**
+   * Only the object's own 404 means "no value": a 404 for a path the service does not serve (a base
+   * URL with a wrong path prefix, another server on that port) must not read as an empty object.
+   */
+  @Test
+  void get_baseUrlWithWrongPrefix_throwsInsteadOfReportingNoValue(@TempDir Path dir) {
+    try (StorageService service =
+        StorageService.start(
+            StorageConfig.builder().jdbcUrl("jdbc:sqlite:" + dir.resolve("c.db")).build())) {
+      FencedStorageClient.create(service.url()).put("k", "v".getBytes(UTF_8), 1, OWNER);
+      FencedStorageClient prefixed =
+          FencedStorageClient.create(URI.create(service.url() + "/storage"));
+
+      assertThatThrownBy(() -> prefixed.get("k"))
+          .isInstanceOfSatisfying(
+              StorageClientException.class, e -> assertThat(e.statusCode()).isEqualTo(404));
+      assertThat(FencedStorageClient.create(service.url()).get("absent")).isEmpty();
+    }
+  }
+
+  @Test
+  void get_404ForAnotherKey_throwsClientException() throws IOException {
+    FencedStorageClient client =
+        stubAnswering(404, "{\"error\":\"no value for key\",\"key\":\"other\"}");
+
+    assertThatThrownBy(() -> client.get("k"))
+        .isInstanceOfSatisfying(
+            StorageClientException.class, e -> assertThat(e.statusCode()).isEqualTo(404));
   }
 
   @Test

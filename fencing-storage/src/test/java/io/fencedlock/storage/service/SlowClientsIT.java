@@ -108,6 +108,58 @@ final class SlowClientsIT {
     assertThat(FencedStorageClient.create(service.url()).isHealthy()).isTrue();
   }
 
+  /**
+   * Blank lines before a request line are allowed padding: Jetty's parser stays at the start of a
+   * message while it skips them (refusing them only past the 8 KiB head limit), so the head
+   * deadline must count them as a head that has begun, or a client sending CR/LF every few seconds
+   * holds its connection for days.
+   */
+  @Test
+  void paddingBeforeHeadTrickledNeverIdle_closedByHeadDeadline() throws Exception {
+    start(Timing.scaled(Duration.ofSeconds(1)), Timing.WORKLOAD, Timing.WORKLOAD);
+
+    try (Socket socket = new Socket(service.url().getHost(), service.url().getPort())) {
+      trickleUntilClosed(socket, "\r\n".getBytes(StandardCharsets.US_ASCII));
+    }
+
+    assertThat(timeouts("head")).isEqualTo(1);
+    assertThat(FencedStorageClient.create(service.url()).isHealthy()).isTrue();
+  }
+
+  @Test
+  void paddingAfterKeepAliveRequestTrickledNeverIdle_closedByHeadDeadline() throws Exception {
+    start(Timing.scaled(Duration.ofSeconds(1)), Timing.WORKLOAD, Timing.WORKLOAD);
+
+    try (Socket socket = new Socket(service.url().getHost(), service.url().getPort())) {
+      OutputStream out = socket.getOutputStream();
+      out.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      String answer = trickleUntilClosed(socket, "\r\n".getBytes(StandardCharsets.US_ASCII));
+      assertThat(answer).startsWith("HTTP/1.1 200 ");
+    }
+
+    assertThat(timeouts("head")).isEqualTo(1);
+  }
+
+  /** A keep-alive connection that sends nothing is the idle timeout's, not the head deadline's. */
+  @Test
+  void keepAliveSilentLongerThanHeadDeadline_staysOpenForNextRequest() throws Exception {
+    Duration head = Timing.scaled(Duration.ofMillis(300));
+    start(head, Timing.WORKLOAD, Timing.WORKLOAD);
+    byte[] health = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    try (Socket socket = new Socket(service.url().getHost(), service.url().getPort())) {
+      socket.setSoTimeout((int) Timing.AWAIT.toMillis());
+      socket.getOutputStream().write(health);
+      StalledConnections.readOneResponse(socket.getInputStream());
+      Thread.sleep(head.multipliedBy(4).toMillis()); // several sweeps past the head deadline
+      socket.getOutputStream().write(health);
+      StalledConnections.readOneResponse(socket.getInputStream());
+    }
+
+    assertThat(meters.find(ServiceMetrics.TIMEOUTS).counters()).isEmpty();
+  }
+
   @Test
   void bodyTrickledNeverIdle_408AndClosedByBodyDeadlineAndNothingWritten() throws Exception {
     start(Timing.WORKLOAD, Timing.scaled(Duration.ofSeconds(1)), Timing.WORKLOAD);

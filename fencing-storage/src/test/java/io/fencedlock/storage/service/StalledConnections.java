@@ -115,7 +115,7 @@ final class StalledConnections implements AutoCloseable {
     }
   }
 
-  private static void readOneResponse(InputStream in) throws IOException {
+  static void readOneResponse(InputStream in) throws IOException {
     StringBuilder head = new StringBuilder();
     while (!head.toString().endsWith("\r\n\r\n")) {
       int b = in.read();

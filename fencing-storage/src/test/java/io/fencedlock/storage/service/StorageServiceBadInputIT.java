@@ -194,6 +194,35 @@ final class StorageServiceBadInputIT {
   }
 
   @Test
+  void put_headersOver8KiB_431JsonAndStateUnchanged() {
+    RawHttp.Response response =
+        raw()
+            .sendWithBody(
+                "PUT",
+                "/objects/k",
+                bytes("evil"),
+                GOOD_TOKEN,
+                GOOD_OWNER,
+                "X-Padding: " + "p".repeat(9 * 1024));
+
+    assertThat(response.status()).isEqualTo(431);
+    assertJsonError(response);
+    assertStateUnchanged();
+  }
+
+  @Test
+  void put_requestLineOver8KiB_414JsonAndStateUnchanged() {
+    RawHttp.Response response =
+        raw()
+            .sendWithBody(
+                "PUT", "/objects/k?" + "q".repeat(9 * 1024), bytes("evil"), GOOD_TOKEN, GOOD_OWNER);
+
+    assertThat(response.status()).isEqualTo(414);
+    assertJsonError(response);
+    assertStateUnchanged();
+  }
+
+  @Test
   void put_chunkedBodyWithinLimit_accepted() {
     RawHttp.Response response =
         raw()

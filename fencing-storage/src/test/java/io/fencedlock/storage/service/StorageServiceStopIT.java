@@ -79,6 +79,30 @@ final class StorageServiceStopIT {
         .withCauseInstanceOf(IOException.class);
   }
 
+  /**
+   * An application that restarts the service in-process keeps one registry: the closed service's
+   * gauges must go with it, or they keep reading its stopped store threads (and keep them from
+   * being collected) while the new service's gauges are never registered.
+   */
+  @Test
+  void close_thenRestartOnSameRegistry_gaugesReadTheNewService() throws Exception {
+    String url = POSTGRES.newDatabaseUrl();
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    start(url, meters, Timing.AWAIT).close();
+    assertThat(meters.find(ServiceMetrics.RUNNING).gauges()).isEmpty();
+    assertThat(meters.find(ServiceMetrics.QUEUED).gauges()).isEmpty();
+
+    try (StorageService restarted = start(url, meters, Timing.AWAIT)) {
+      CompletableFuture<HttpResponse<String>> running;
+      try (DatabaseLock lock = DatabaseLock.hold(url)) {
+        running = putAsync(restarted.url(), 7);
+        awaitRunning(meters);
+      }
+      assertThat(running.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).statusCode())
+          .isEqualTo(200);
+    }
+  }
+
   private static StorageService start(String url, SimpleMeterRegistry meters, Duration grace) {
     return StorageService.start(
         StorageConfig.builder().jdbcUrl(url).meterRegistry(meters).stopGrace(grace).build());
