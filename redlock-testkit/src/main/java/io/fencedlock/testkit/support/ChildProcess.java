@@ -84,7 +84,10 @@ public final class ChildProcess implements AutoCloseable {
     }
   }
 
-  /** A command running {@code mainClass} in a JVM like this one, on this JVM's classpath. */
+  /**
+   * A command running {@code mainClass} in a JVM like this one, on this JVM's classpath (its
+   * entries made absolute, so that the child may run in another working directory).
+   */
   public static List<String> java(Class<?> mainClass, String... args) {
     return java(List.of(), mainClass, args);
   }
@@ -93,11 +96,20 @@ public final class ChildProcess implements AutoCloseable {
   public static List<String> java(List<String> jvmOptions, Class<?> mainClass, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    command.addAll(List.of("-cp", absoluteClassPath()));
     command.addAll(jvmOptions);
     command.add(mainClass.getName());
     command.addAll(List.of(args));
     return command;
+  }
+
+  /** This JVM's class path with every entry absolute. */
+  public static String absoluteClassPath() {
+    String separator = java.io.File.pathSeparator;
+    return java.util.Arrays.stream(System.getProperty("java.class.path").split(separator))
+        .filter(e -> !e.isEmpty())
+        .map(e -> Path.of(e).toAbsolutePath().toString())
+        .collect(java.util.stream.Collectors.joining(separator));
   }
 
   /** The process id. */
