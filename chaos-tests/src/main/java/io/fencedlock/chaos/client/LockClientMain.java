@@ -21,11 +21,11 @@ import java.util.concurrent.Executors;
 
 /**
  * One lock client as its own process, so that the harness can pause it (SIGSTOP), kill it (SIGKILL)
- * and skew its wall clock (libfaketime) as a real process. It reads ops from standard input and
- * reports their outcomes, the targeted points it reaches and what its driver observed on standard
- * output ({@link Wire}); everything else (logs) goes to standard error. It runs one op at a time,
- * on one thread, while the main thread keeps reading (so a "go" reaches a client stopped at a
- * point), and exits when its input closes: a harness that dies takes its clients with it.
+ * and skew its wall clock ({@link OffsetWallClock}) as a real process. It reads ops from standard
+ * input and reports their outcomes, the targeted points it reaches and what its driver observed on
+ * standard output ({@link Wire}); everything else (logs) goes to standard error. It runs one op at
+ * a time, on one thread, while the main thread keeps reading (so a "go" reaches a client stopped at
+ * a point), and exits when its input closes: a harness that dies takes its clients with it.
  */
 public final class LockClientMain {
   private LockClientMain() {}
@@ -49,9 +49,12 @@ public final class LockClientMain {
         parsed.markerCheck()
             ? LettuceNodeDriver.Options.defaults()
             : LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe();
-    ProbeDriver driver = new ProbeDriver(LettuceNodeDriver.open(config, options), points, out);
+    Environment environment = environment();
+    ProbeDriver driver =
+        new ProbeDriver(
+            LettuceNodeDriver.open(config, options), points, out, environment.wallClockMillis());
     ExecutorService ops = Executors.newSingleThreadExecutor(r -> new Thread(r, "ops"));
-    try (Redlock redlock = Redlock.create(config, driver, Environment.system());
+    try (Redlock redlock = Redlock.create(config, driver, environment);
         FencedStorageClient storage =
             new FencedStorageClient(
                 parsed.storage(), parsed.storageTimeout(), parsed.storageTimeout())) {
@@ -67,6 +70,20 @@ public final class LockClientMain {
       session.releaseAll();
     }
     System.exit(0); // Lettuce's and the renewal's threads must not keep an orphan alive
+  }
+
+  /** The system's environment, on a skewed wall clock if the harness gave this client one. */
+  private static Environment environment() {
+    Environment system = Environment.system();
+    String file = System.getenv(OffsetWallClock.FILE_VARIABLE);
+    if (file == null || file.isBlank()) {
+      return system;
+    }
+    return new Environment(
+        system.scheduler(),
+        system.random(),
+        system.ids(),
+        new OffsetWallClock(java.nio.file.Path.of(file)));
   }
 
   private static void serve(

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,8 +33,14 @@ final class ProbeDriver implements NodeDriver {
   private final Checkpoints points;
   private final ClientOutput out;
   private final AtomicLongArray lastFailureReport;
+  private final LongSupplier wallClockMillis;
 
-  ProbeDriver(NodeDriver real, Checkpoints points, ClientOutput out) {
+  /**
+   * @param wallClockMillis the wall clock the library reads (skewed in some experiments), so that a
+   *     re-admission epoch is compared with the clock that competed with the high-water mark
+   */
+  ProbeDriver(NodeDriver real, Checkpoints points, ClientOutput out, LongSupplier wallClockMillis) {
+    this.wallClockMillis = wallClockMillis;
     this.real = real;
     this.points = points;
     this.out = out;
@@ -167,7 +174,7 @@ final class ProbeDriver implements NodeDriver {
       int node, long epoch, @Nullable String incarnation) {
     // The library computes epoch = max(wall clock ms × 1000, highest mark + 1) just before this
     // call: an epoch above this process's wall clock now means the high-water mark decided it.
-    long wallEpoch = System.currentTimeMillis() * 1000;
+    long wallEpoch = wallClockMillis.getAsLong() * 1000;
     CompletableFuture<InitReply> call = real.initialize(node, epoch, incarnation);
     if (incarnation != null) {
       call.thenAccept(

@@ -51,5 +51,14 @@ public enum FaultMix {
    * Jepsen's combined packages: network, node, client and storage faults on timelines of their own,
    * overlapping each other.
    */
-  COMBINED
+  COMBINED;
+
+  /**
+   * The fewest episodes a schedule of this mix needs to show what it is for: re-admission's first
+   * episode steps the clocks back and wipes a node that rejoins while the run is still warming up
+   * (a single-episode schedule saw no re-admission), so it needs a second.
+   */
+  public int minimumEpisodes() {
+    return this == READMISSION ? 2 : 1;
+  }
 }

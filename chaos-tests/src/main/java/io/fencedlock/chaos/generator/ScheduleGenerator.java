@@ -50,7 +50,7 @@ public final class ScheduleGenerator {
       t =
           switch (mix) {
                 case MINORITY -> minority(faults, t, rnd, topo);
-                case CLIENT_PAUSE -> ProcessSchedules.clientPause(faults, t, rnd, topo);
+                case CLIENT_PAUSE -> ProcessSchedules.clientPause(faults, t, rnd, topo, i);
                 case CLIENT_PROCESS -> ProcessSchedules.clientProcess(faults, t, rnd, topo);
                 case CLOCK_STEP -> clockSteps(faults, t, rnd, topo);
                 case CLOCK_STROBE -> ClockSchedules.strobe(faults, t, rnd, topo);

@@ -96,15 +96,20 @@ final class Expectations {
   }
 
   /** The negative control of the fenced-resource checker: a store without its check fails it. */
+  /**
+   * The fenced-resource checker must fail. The list-append check of the fenced object need not: a
+   * holder paused after its fence reads the object after the pause, so its stale append lands on
+   * the latest list, out of token order (which the fenced-resource checker sees) but with no lost
+   * or reordered append; the list-append check is shown failing on the canary ({@link
+   * #canaryBites}).
+   */
   static Expectation fencedBroken() {
     return m ->
-        m.fenced() == Verdict.FALSE && m.verdict("list-append-fenced") == Verdict.FALSE
+        m.fenced() == Verdict.FALSE
             ? List.of()
             : List.of(
                 "negative control: the fenced-resource checker said "
                     + m.fenced()
-                    + " and the list-append check "
-                    + m.verdict("list-append-fenced")
                     + " on a store that accepts stale tokens");
   }
 

@@ -82,14 +82,17 @@ public record Experiment(
         check);
   }
 
-  /** The same experiment with another fault count (CI runs use fewer). */
+  /**
+   * The same experiment with another fault count (CI runs and campaigns use fewer), never fewer
+   * than its mix needs ({@link FaultMix#minimumEpisodes}).
+   */
   public Experiment withFaults(int count) {
     return new Experiment(
         name,
         expectation,
         role,
         mix,
-        count,
+        Math.max(count, mix.minimumEpisodes()),
         workload,
         nodes,
         persistence,

@@ -122,6 +122,21 @@ public final class Session implements AutoCloseable {
    */
   public RunReport run(
       Experiment experiment, long seed, FaultSchedule schedule, Path outputRoot, PrintStream out) {
+    return run(experiment, seed, schedule, outputRoot, out, true);
+  }
+
+  /**
+   * As {@link #run(Experiment, long, FaultSchedule, Path, PrintStream)}; with {@code
+   * keepPassingHistories} false, a passing run keeps only its {@code results.json} (a campaign of a
+   * thousand runs would otherwise write a gigabyte of histories nobody reads).
+   */
+  public RunReport run(
+      Experiment experiment,
+      long seed,
+      FaultSchedule schedule,
+      Path outputRoot,
+      PrintStream out,
+      boolean keepPassingHistories) {
     runs++;
     out.printf(
         "%s: seed %d, nodes on %s, schedule: %s%n",
@@ -153,7 +168,11 @@ public final class Session implements AutoCloseable {
             took,
             dir,
             RunEnvironment.machine().withClockModel(clockModel()));
-    RunFiles.write(report, history);
+    if (keepPassingHistories || !report.passed()) {
+      RunFiles.write(report, history);
+    } else {
+      RunFiles.writeResults(report);
+    }
     out.printf("%s: %s (seed %d) -> %s%n", experiment.name(), report.verdict(), seed, dir);
     unmet.forEach(u -> out.println("  unmet: " + u));
     return report;

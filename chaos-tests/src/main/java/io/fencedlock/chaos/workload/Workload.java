@@ -4,6 +4,7 @@ import io.fencedlock.chaos.client.ClientArgs;
 import io.fencedlock.chaos.client.ClientFleet;
 import io.fencedlock.chaos.client.ClientProcess;
 import io.fencedlock.chaos.client.Completion;
+import io.fencedlock.chaos.client.OffsetWallClock;
 import io.fencedlock.chaos.client.RecordingClient;
 import io.fencedlock.chaos.fixture.ChaosCluster;
 import io.fencedlock.chaos.fixture.FakeTime;
@@ -83,12 +84,16 @@ public final class Workload implements AutoCloseable {
     if (!spec.clientClocks()) {
       return Map.of();
     }
-    FakeTime clock = FakeTime.create(dir.resolve("client-" + client + ".faketime"));
-    clocks.add(clock);
-    return clock.environment();
+    // The offset file FakeTime writes, read by the client's own wall clock (OffsetWallClock says
+    // why not libfaketime for a JVM).
+    Path file = dir.resolve("client-" + client + ".clock");
+    clocks.add(FakeTime.offsetFile(file));
+    return Map.of(OffsetWallClock.FILE_VARIABLE, file.toString());
   }
 
-  /** Client {@code client}'s wall clock, if the clients run on their own (libfaketime). */
+  /**
+   * Client {@code client}'s wall clock, if the clients run on their own ({@link OffsetWallClock}).
+   */
   public synchronized FakeTime clockOf(int client) {
     if (clocks.isEmpty()) {
       throw new IllegalStateException("the clients run on the machine's clock");
