@@ -1,6 +1,7 @@
 package io.fencedlock.chaos.runner;
 
 import com.google.gson.GsonBuilder;
+import io.fencedlock.chaos.generator.FaultMix;
 import io.fencedlock.chaos.runner.Experiment.Role;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,9 +58,33 @@ record CampaignReport(
     return sums;
   }
 
-  /** Whether every expectation held and every run ran. */
+  /** Whether every expectation held, every run ran and the campaign's own expectations held. */
   boolean passedAll() {
-    return errors.isEmpty() && passed() == reports.size();
+    return errors.isEmpty() && passed() == reports.size() && unmet().isEmpty();
+  }
+
+  /**
+   * What the campaign as a whole must show: the storage runs, together, had writes of unknown
+   * outcome ({@link Expectations#unknownWrites}).
+   */
+  List<String> unmet() {
+    List<RunReport> storage =
+        reports.stream().filter(r -> r.experiment().mix() == FaultMix.STORAGE).toList();
+    if (storage.isEmpty()) {
+      return List.of();
+    }
+    RunMetrics together = new RunMetrics(summed(storage), Map.of());
+    return Expectations.unknownWrites().unmet(together).stream()
+        .map(u -> "storage runs together: " + u)
+        .toList();
+  }
+
+  private static Map<String, Long> summed(List<RunReport> runs) {
+    Map<String, Long> sums = new TreeMap<>();
+    for (RunReport r : runs) {
+      r.metrics().counts().forEach((k, v) -> sums.merge(k, v, Long::sum));
+    }
+    return sums;
   }
 
   String markdown() {
@@ -152,6 +177,9 @@ record CampaignReport(
     b.append("\nClient signals by window (signal.window: count):\n\n");
     countsStartingWith("signal.")
         .forEach((k, v) -> b.append("- ").append(k).append(": ").append(v).append('\n'));
+    b.append("\n## Campaign-wide expectations\n\n");
+    b.append(unmet().isEmpty() ? "Held: the storage runs had writes of unknown outcome.\n" : "");
+    unmet().forEach(u -> b.append("- NOT HELD: ").append(u).append('\n'));
     b.append("\n## Runs whose expectation did not hold\n\n");
     List<RunReport> failed = reports.stream().filter(r -> !r.passed()).toList();
     if (failed.isEmpty()) {
@@ -228,6 +256,7 @@ record CampaignReport(
     o.put("command", command);
     o.put("schedules", reports.size() + errors.size());
     o.put("passed", passed());
+    o.put("campaignUnmet", unmet());
     o.put("errors", errors);
     o.put("wallTimeSeconds", wallTime.toSeconds());
     o.put("faultsApplied", countsStartingWith("fault."));

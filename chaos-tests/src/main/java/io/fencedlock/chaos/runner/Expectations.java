@@ -171,7 +171,11 @@ final class Expectations {
         m.get(RunMetrics.SIGNALS) > 0 ? List.of() : List.of("no client process was signalled");
   }
 
-  /** Some write's outcome was unknown (the storage faults bit where it matters). */
+  /**
+   * Some write's outcome was unknown (the storage faults bit where it matters). Checked over a
+   * campaign's storage runs ({@link CampaignReport}): a single short schedule may cut off only
+   * clients that were not writing.
+   */
   static Expectation unknownWrites() {
     return m ->
         m.get(RunMetrics.WRITES_UNKNOWN) + m.get("info.canary") > 0
