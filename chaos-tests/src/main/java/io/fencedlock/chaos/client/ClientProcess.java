@@ -3,6 +3,7 @@ package io.fencedlock.chaos.client;
 import io.fencedlock.chaos.history.Fields;
 import io.fencedlock.chaos.history.Fn;
 import io.fencedlock.chaos.history.OpType;
+import io.fencedlock.testkit.ExitReaper;
 import io.fencedlock.testkit.Signals;
 import io.fencedlock.testkit.support.ChildProcess;
 import java.io.BufferedReader;
@@ -87,7 +88,9 @@ public final class ClientProcess implements AutoCloseable {
         new ProcessBuilder(command).redirectError(Redirect.appendTo(log.toFile()));
     builder.environment().putAll(extraEnv);
     try {
-      return new ClientProcess(args.client(), builder.start(), listener);
+      Process process = builder.start();
+      ExitReaper.track(process);
+      return new ClientProcess(args.client(), process, listener);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start client " + args.client(), e);
     }

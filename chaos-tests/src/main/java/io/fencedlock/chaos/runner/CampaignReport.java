@@ -65,18 +65,25 @@ record CampaignReport(
 
   /**
    * What the campaign as a whole must show: the storage runs, together, had writes of unknown
-   * outcome ({@link Expectations#unknownWrites}).
+   * outcome ({@link Expectations#unknownWrites}); the client-fault runs, together, signalled
+   * clients ({@link Expectations#clientsSignalled}). A one-fault schedule may miss either.
    */
   List<String> unmet() {
-    List<RunReport> storage =
-        reports.stream().filter(r -> r.experiment().mix() == FaultMix.STORAGE).toList();
-    if (storage.isEmpty()) {
+    List<String> unmet = new ArrayList<>();
+    unmet.addAll(together(FaultMix.STORAGE, Expectations.unknownWrites(), "storage runs"));
+    unmet.addAll(
+        together(FaultMix.CLIENT_PROCESS, Expectations.clientsSignalled(), "client-fault runs"));
+    return unmet;
+  }
+
+  /** {@code expectation} over the summed counts of the runs of {@code mix}, if there are any. */
+  private List<String> together(FaultMix mix, Expectation expectation, String what) {
+    List<RunReport> runs = reports.stream().filter(r -> r.experiment().mix() == mix).toList();
+    if (runs.isEmpty()) {
       return List.of();
     }
-    RunMetrics together = new RunMetrics(summed(storage), Map.of());
-    return Expectations.unknownWrites().unmet(together).stream()
-        .map(u -> "storage runs together: " + u)
-        .toList();
+    RunMetrics summed = new RunMetrics(summed(runs), Map.of());
+    return expectation.unmet(summed).stream().map(u -> what + " together: " + u).toList();
   }
 
   private static Map<String, Long> summed(List<RunReport> runs) {
@@ -178,7 +185,11 @@ record CampaignReport(
     countsStartingWith("signal.")
         .forEach((k, v) -> b.append("- ").append(k).append(": ").append(v).append('\n'));
     b.append("\n## Campaign-wide expectations\n\n");
-    b.append(unmet().isEmpty() ? "Held: the storage runs had writes of unknown outcome.\n" : "");
+    b.append(
+        unmet().isEmpty()
+            ? "Held: the storage runs had writes of unknown outcome; the client-fault runs"
+                + " signalled clients.\n"
+            : "");
     unmet().forEach(u -> b.append("- NOT HELD: ").append(u).append('\n'));
     b.append("\n## Runs whose expectation did not hold\n\n");
     List<RunReport> failed = reports.stream().filter(r -> !r.passed()).toList();

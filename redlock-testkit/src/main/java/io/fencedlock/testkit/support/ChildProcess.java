@@ -1,5 +1,6 @@
 package io.fencedlock.testkit.support;
 
+import io.fencedlock.testkit.ExitReaper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -78,7 +79,9 @@ public final class ChildProcess implements AutoCloseable {
             .redirectError(err.toFile());
     builder.environment().putAll(extraEnv);
     try {
-      return new ChildProcess(builder.start(), command, out, err);
+      Process process = builder.start();
+      ExitReaper.track(process);
+      return new ChildProcess(process, command, out, err);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command, e);
     }
