@@ -1,6 +1,10 @@
 package io.fencedlock.chaos.runner;
 
+import io.fencedlock.chaos.checker.Verdict;
+import io.fencedlock.chaos.nemesis.Fault;
+import io.fencedlock.chaos.nemesis.FaultSchedule;
 import io.fencedlock.testkit.Backend;
+import io.fencedlock.testkit.Persistence;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -119,14 +123,13 @@ final class Campaign {
             session = null;
             session = Session.open(experiment, backend, next);
           }
-          reports.add(
-              session.run(
-                  experiment,
-                  next,
-                  ExperimentRunner.schedule(experiment, next),
-                  out,
-                  console,
-                  false));
+          FaultSchedule schedule = ExperimentRunner.schedule(experiment, next);
+          RunReport report = session.run(experiment, next, schedule, out, console, false);
+          reports.add(report);
+          if (leavesClusterChanged(schedule, report)) {
+            closeQuietly(session);
+            session = null;
+          }
         } catch (RuntimeException e) {
           // A run that could not run (a cluster that did not start, say) is not a verdict on
           // the lock; it is counted and reported, and the next run starts a fresh session.
@@ -142,6 +145,23 @@ final class Campaign {
       closeQuietly(session);
     }
     return reports;
+  }
+
+  /**
+   * Whether the next run needs a fresh cluster: a node restarted without its data stays excluded
+   * until re-admitted, and runs in a row that wiped nodes left a majority excluded for every later
+   * run (seen in the first campaign: every minority-faults run after such a pair acquired nothing);
+   * a run after which no lock came back leaves the same doubt. Later runs must not inherit an
+   * earlier schedule's damage.
+   */
+  static boolean leavesClusterChanged(FaultSchedule schedule, RunReport report) {
+    boolean wiped =
+        schedule.faults().stream()
+            .anyMatch(
+                f ->
+                    f.fault() instanceof Fault.KillNodes kill
+                        && kill.restartWith() == Persistence.NONE);
+    return wiped || report.metrics().liveness() != Verdict.TRUE;
   }
 
   /** The runs that threw instead of producing a report. */

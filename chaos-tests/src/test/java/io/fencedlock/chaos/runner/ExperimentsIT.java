@@ -2,6 +2,8 @@ package io.fencedlock.chaos.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fencedlock.chaos.checker.DurabilityChecker;
+import io.fencedlock.chaos.checker.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -62,6 +64,34 @@ final class ExperimentsIT {
 
     assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
     assertThat(report.metrics().tokenViolations()).isZero();
+  }
+
+  @Test
+  void unfencedStore_fencedResourceCheckerFails() {
+    RunReport report = run(Experiments.UNFENCED_STORE, 1);
+
+    assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
+    assertThat(report.metrics().fenced()).isEqualTo(Verdict.FALSE);
+  }
+
+  @Test
+  void storageWipe_durabilityCheckerFails() {
+    RunReport report = run(Experiments.STORAGE_WIPE, 1);
+
+    assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
+    assertThat(report.metrics().verdict(DurabilityChecker.NAME)).isEqualTo(Verdict.FALSE);
+  }
+
+  @Test
+  void replay_fromResultsJson_runsTheRecordedSchedule() {
+    RunReport first = run(Experiments.MINORITY, 1);
+
+    RecordedRun recorded = RecordedRun.read(first.dir().resolve("results.json"));
+    RunReport again = runner.run(recorded.experiment(), recorded.seed(), recorded.schedule());
+
+    assertThat(again.schedule()).isEqualTo(first.schedule());
+    assertThat(again.seed()).isEqualTo(first.seed());
+    assertThat(again.unmet()).as("replay of seed " + first.seed()).isEmpty();
   }
 
   @Test
