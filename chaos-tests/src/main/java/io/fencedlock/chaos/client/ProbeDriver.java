@@ -102,7 +102,16 @@ final class ProbeDriver implements NodeDriver {
 
   @Override
   public CompletableFuture<LockReply> lock(int node, LockRequest request) {
-    return watch(node, real.lock(node, request));
+    CompletableFuture<LockReply> call = watch(node, real.lock(node, request));
+    // A node killed and restarted at once without its data may never fail a call (nothing was
+    // in flight at the kill); what shows is that it answers without its marker.
+    call.thenAccept(
+        reply -> {
+          if (reply instanceof LockReply.Uninitialized) {
+            failed(node, new IllegalStateException("uninitialized"));
+          }
+        });
+    return call;
   }
 
   @Override
@@ -131,7 +140,15 @@ final class ProbeDriver implements NodeDriver {
   @Override
   public CompletableFuture<MultiLockReply> lockAll(
       int node, List<String> lockKeys, List<String> fenceKeys, String owner, long ttlMillis) {
-    return watch(node, real.lockAll(node, lockKeys, fenceKeys, owner, ttlMillis));
+    CompletableFuture<MultiLockReply> call =
+        watch(node, real.lockAll(node, lockKeys, fenceKeys, owner, ttlMillis));
+    call.thenAccept(
+        reply -> {
+          if (reply instanceof MultiLockReply.Uninitialized) {
+            failed(node, new IllegalStateException("uninitialized"));
+          }
+        });
+    return call;
   }
 
   @Override

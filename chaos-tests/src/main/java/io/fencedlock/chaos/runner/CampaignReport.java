@@ -104,7 +104,13 @@ record CampaignReport(
     row(b, "expectations held (PASS)", passed());
     row(b, "expectations not held (FAIL)", reports.size() - passed());
     row(b, "runs that could not run (errors)", errors.size());
-    row(b, "wall time", wallTime.toMinutes() + " min " + wallTime.toSecondsPart() + " s");
+    if (wallTime.isZero()) {
+      Duration runs =
+          Duration.ofMillis(reports.stream().mapToLong(RunReport::durationMillis).sum());
+      row(b, "wall time", "not recorded (aggregated afterwards); the runs took " + minutes(runs));
+    } else {
+      row(b, "wall time", minutes(wallTime));
+    }
     row(b, "operations", sum(null, RunMetrics.OPERATIONS));
     row(b, "acquisitions", sum(null, RunMetrics.ACQUISITIONS));
     row(b, "fenced writes accepted", sum(null, RunMetrics.WRITES_ACCEPTED));
@@ -244,6 +250,10 @@ record CampaignReport(
 
   private static long total(List<RunReport> runs, String metric) {
     return runs.stream().mapToLong(r -> r.metrics().get(metric)).sum();
+  }
+
+  private static String minutes(Duration d) {
+    return d.toMinutes() + " min " + d.toSecondsPart() + " s";
   }
 
   private static void row(StringBuilder b, String name, Object value) {

@@ -52,6 +52,22 @@ public final class ChaosMain {
       System.exit(0);
       return;
     }
+    if (options.report().isPresent()) {
+      Path dir = options.report().orElseThrow();
+      CampaignReport report =
+          new CampaignReport(
+              "./fencedlock chaos "
+                  + String.join(" ", args)
+                  + " (aggregate of the runs in "
+                  + dir
+                  + ")",
+              StoredReports.under(dir),
+              List.of(),
+              Duration.ZERO);
+      writeCampaign(options.out(), report, out);
+      System.exit(report.passedAll() ? 0 : 1);
+      return;
+    }
     if (options.campaign() > 0) {
       System.exit(campaign(options, args, out) ? 0 : 1);
       return;
@@ -152,14 +168,19 @@ public final class ChaosMain {
             reports,
             campaign.errors(),
             Duration.ofNanos(System.nanoTime() - began));
+    writeCampaign(options.out(), report, out);
+    return report.passedAll();
+  }
+
+  private static void writeCampaign(Path dir, CampaignReport report, PrintStream out) {
     String stamp = Long.toString(System.currentTimeMillis());
-    Path md = options.out().resolve("campaign-" + stamp + ".md");
+    Path md = dir.resolve("campaign-" + stamp + ".md");
+    dir.toFile().mkdirs();
     RunFiles.writeString(md, report.markdown());
-    RunFiles.writeString(options.out().resolve("campaign-" + stamp + ".json"), report.json());
+    RunFiles.writeString(dir.resolve("campaign-" + stamp + ".json"), report.json());
     out.println();
     out.print(report.markdown());
     out.println("\nCampaign report: " + md.toAbsolutePath());
-    return report.passedAll();
   }
 
   static List<RunReport> run(ChaosOptions options, PrintStream out) {

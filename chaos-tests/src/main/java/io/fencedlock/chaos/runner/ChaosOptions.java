@@ -22,6 +22,7 @@ import java.util.OptionalLong;
  * @param parallel how many experiments a campaign runs at once
  * @param replay a run's {@code results.json} to run again, if any
  * @param shrink a failing run's {@code results.json} whose schedule to shrink, if any
+ * @param report a directory of runs to write a campaign report for, if any
  * @param help whether to print the usage and exit
  */
 record ChaosOptions(
@@ -35,6 +36,7 @@ record ChaosOptions(
     int parallel,
     Optional<Path> replay,
     Optional<Path> shrink,
+    Optional<Path> report,
     boolean help) {
 
   static final String USAGE =
@@ -43,7 +45,7 @@ record ChaosOptions(
                                 [--backend process|container]
              ./fencedlock chaos --campaign N [--parallel P] [--experiments ...] [--seed S] [--faults N]
                                 [--out DIR]
-             ./fencedlock chaos --replay RESULTS_JSON | --shrink RESULTS_JSON
+             ./fencedlock chaos --replay RESULTS_JSON | --shrink RESULTS_JSON | --report DIR
 
       Runs Jepsen-style chaos experiments against real Redis nodes, per-link fault proxies and the
       fenced storage service, checks each history and asserts each experiment's expectation.
@@ -66,6 +68,8 @@ record ChaosOptions(
         --replay       run the schedule, seed and experiment a results.json recorded, again
         --shrink       re-run a failing results.json's schedule with faults removed one at a time,
                        keeping each removal after which the run still fails; prints the smallest
+        --report       write the campaign report of the runs under DIR (their results.json), e.g.
+                       of a campaign that was stopped before it wrote its own
         --help         this text
 
       Each run writes <out>/<experiment>/<timestamp>/{history.jsonl,results.json,timeline.html}.
@@ -87,6 +91,7 @@ record ChaosOptions(
     int parallel = 1;
     Optional<Path> replay = Optional.empty();
     Optional<Path> shrink = Optional.empty();
+    Optional<Path> report = Optional.empty();
     Path out =
         Files.isDirectory(Path.of("chaos-tests"))
             ? Path.of("chaos-tests", "target", "chaos")
@@ -95,7 +100,7 @@ record ChaosOptions(
       String arg = args[i];
       if (arg.equals("--help") || arg.equals("-h")) {
         return new ChaosOptions(
-            experiments, schedules, seed, faults, out, backend, 0, 1, replay, shrink, true);
+            experiments, schedules, seed, faults, out, backend, 0, 1, replay, shrink, report, true);
       }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException("missing value for " + arg);
@@ -112,6 +117,7 @@ record ChaosOptions(
         case "--parallel" -> parallel = positive(arg, value);
         case "--replay" -> replay = Optional.of(Path.of(value));
         case "--shrink" -> shrink = Optional.of(Path.of(value));
+        case "--report" -> report = Optional.of(Path.of(value));
         default -> throw new IllegalArgumentException("unknown option " + arg);
       }
     }
@@ -126,6 +132,7 @@ record ChaosOptions(
         parallel,
         replay,
         shrink,
+        report,
         false);
   }
 
