@@ -48,6 +48,19 @@ final class FaultEffectCheckerTest {
   }
 
   @Test
+  void check_clientClockStep_notAClientFaultToHit() {
+    var h = new Histories();
+    fault(h, 0, 0, "client-clock", "c0 c1");
+
+    CheckResult r = checker.check(h.build());
+
+    assertThat(r.verdict()).isEqualTo(Verdict.TRUE);
+    assertThat(r.metrics())
+        .containsEntry("faultsNotObservable", 1L)
+        .containsEntry("clientFaultsNotHit", 0L);
+  }
+
+  @Test
   void check_partitionWithoutFailures_falseMissed() {
     var h = new Histories();
     fault(h, 0, 50, "partition", "c1>n3");
