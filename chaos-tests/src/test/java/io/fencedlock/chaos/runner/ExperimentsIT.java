@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The CI-sized subset: each experiment of the catalogue once, with few faults, against real Redis
- * processes, proxies and the storage service; its expectation must hold. Seeds are random and
- * logged; {@code -Dfencedlock.chaos.seed=N} replays. The full campaign is {@code ./fencedlock
- * chaos} or {@link CampaignChaosIT}.
+ * The CI-sized subset, against real Redis processes, client processes, proxies and the storage
+ * service, each with one to three faults: every negative control (each checker must fail on a real
+ * run: mutual exclusion, tokens, canary and list-append, fenced resource, durability, liveness),
+ * two safety experiments, and a replay from {@code results.json}; each expectation must hold. Seeds
+ * are random and logged; {@code -Dfencedlock.chaos.seed=N} replays. The campaign is {@code
+ * ./fencedlock chaos --campaign N} or {@link CampaignChaosIT}.
  */
 final class ExperimentsIT {
   private final ExperimentRunner runner =
@@ -43,10 +45,12 @@ final class ExperimentsIT {
   }
 
   @Test
-  void clockStep_fencingHolds() {
+  void clockStep_mutualExclusionBreaksFencingHolds() {
     RunReport report = run(Experiments.CLOCK_STEP, 1);
 
     assertThat(report.unmet()).as("seed " + report.seed()).isEmpty();
+    assertThat(report.metrics().meViolations()).isPositive();
+    assertThat(report.metrics().staleWritesAccepted()).isZero();
   }
 
   @Test
