@@ -61,6 +61,46 @@ final class FaultEffectCheckerTest {
   }
 
   @Test
+  void check_storageKillRestartedAtOnce_notRequiredToShow() {
+    var h = new Histories();
+    Map<String, Object> v = new HashMap<>();
+    v.put(Fields.KIND, "storage-kill");
+    v.put(Fields.FAULT_ID, 0L);
+    v.put(Fields.TARGETS, "storage");
+    v.put(Fields.FAULT, "kill -9 the storage service, restart IMMEDIATE");
+    h.op(0, OpType.INVOKE, Op.NEMESIS, Fn.FAULT_START, v);
+    h.op(0, OpType.OK, Op.NEMESIS, Fn.FAULT_START, v);
+    h.op(50, OpType.INVOKE, Op.NEMESIS, Fn.FAULT_STOP, v);
+    h.op(50, OpType.OK, Op.NEMESIS, Fn.FAULT_STOP, v);
+
+    CheckResult r = checker.check(h.build());
+
+    assertThat(r.verdict()).isEqualTo(Verdict.TRUE);
+    assertThat(r.metrics()).containsEntry("faultsNotObservable", 1L);
+  }
+
+  @Test
+  void check_storageLinkCutWhileItsClientSentNothing_notRequiredToShow() {
+    var h = new Histories();
+    fault(h, 0, 50, "partition", "c1>storage");
+    h.write(300, 1, 7, OpType.OK); // after the cut and its slack
+
+    CheckResult r = checker.check(h.build());
+
+    assertThat(r.verdict()).isEqualTo(Verdict.TRUE);
+    assertThat(r.metrics()).containsEntry("faultsNotObservable", 1L);
+  }
+
+  @Test
+  void check_storageLinkCutWhileItsClientWroteWithoutError_falseMissed() {
+    var h = new Histories();
+    fault(h, 0, 0, "partition", "c1>storage"); // healed at once: its slack (100 ms) remains
+    h.write(20, 1, 7, OpType.OK);
+
+    assertThat(checker.check(h.build()).verdict()).isEqualTo(Verdict.FALSE);
+  }
+
+  @Test
   void check_partitionWithoutFailures_falseMissed() {
     var h = new Histories();
     fault(h, 0, 50, "partition", "c1>n3");
