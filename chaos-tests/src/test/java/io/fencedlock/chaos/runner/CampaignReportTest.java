@@ -42,7 +42,8 @@ final class CampaignReportTest {
                     Map.of(RunMetrics.OPERATIONS, 10L, "fault.partition", 2L, "partition.bit", 2L),
                     ""),
                 run(Experiments.STORAGE, 2, Map.of(RunMetrics.WRITES_UNKNOWN, 3L), ""),
-                run(Experiments.CLOCK_STEP, 3, Map.of(RunMetrics.ME, 4L), "")),
+                run(Experiments.CLOCK_STEP, 3, Map.of(RunMetrics.ME, 4L), ""),
+                run(Experiments.CLOCK_STROBE, 4, Map.of(RunMetrics.ME, 2L), "")),
             List.of(),
             Duration.ofSeconds(90));
 
@@ -50,9 +51,12 @@ final class CampaignReportTest {
 
     assertThat(report.passedAll()).isTrue();
     assertThat(md)
-        .contains("| schedules run | 3 |")
+        .contains("| schedules run | 4 |")
         .contains("| fenced writes of unknown outcome (`:info`) | 3 |")
-        .contains("| mutual-exclusion violations | 0 |") // clock-step's 4 are a control's
+        // clock-step's 4 are a control's; clock-strobe's 2 are reported apart
+        .contains(
+            "| mutual-exclusion violations (besides clock-strobe's, which it reports, not"
+                + " asserts) | 0 (clock-strobe: 2) |")
         .contains("| partition | 2 | 2 | 0 | 0 | 0 |")
         .contains("6.2.11")
         .contains("1234abc")
