@@ -19,6 +19,7 @@ final class NodeOptions {
   private Persistence persistence;
   private final Map<Integer, Persistence> perNode = new HashMap<>();
   private final Map<String, String> config = new LinkedHashMap<>();
+  private final Map<Integer, Map<String, String>> environment = new HashMap<>();
   private Duration startTimeout;
 
   void nodes(int count) {
@@ -51,6 +52,26 @@ final class NodeOptions {
     config.put(name, value);
   }
 
+  void environment(int nodeIndex, String name, String value) {
+    if (nodeIndex < 0) {
+      throw new IllegalArgumentException("nodeIndex must not be negative but was " + nodeIndex);
+    }
+    Checks.notNull(name, "name");
+    Checks.notNull(value, "value");
+    if (name.isBlank() || name.contains("=")) {
+      throw new IllegalArgumentException("name must be a variable name but was \"" + name + "\"");
+    }
+    Map<String, String> env = environment.computeIfAbsent(nodeIndex, i -> new LinkedHashMap<>());
+    requireUnset(
+        !env.containsKey(name), "environment " + name + " of node " + nodeIndex, env.get(name));
+    env.put(name, value);
+  }
+
+  /** The extra environment of node {@code nodeIndex}; empty when none was set. */
+  Map<String, String> environment(int nodeIndex) {
+    return Map.copyOf(environment.getOrDefault(nodeIndex, Map.of()));
+  }
+
   void startTimeout(Duration timeout) {
     Checks.notNull(timeout, "timeout");
     if (timeout.isNegative() || timeout.isZero()) {
@@ -70,7 +91,7 @@ final class NodeOptions {
     if (nodes == 0) {
       throw new IllegalStateException("nodes(int) must be called before start()");
     }
-    perNode.keySet().stream()
+    java.util.stream.Stream.concat(perNode.keySet().stream(), environment.keySet().stream())
         .filter(i -> i >= nodes)
         .findFirst()
         .ifPresent(
@@ -78,7 +99,8 @@ final class NodeOptions {
               throw new IllegalArgumentException(
                   "nodeIndex "
                       + i
-                      + " of persistence(nodeIndex, ...) is out of range for "
+                      + " of persistence(nodeIndex, ...) or environment(nodeIndex, ...) is out of"
+                      + " range for "
                       + nodes
                       + " nodes");
             });

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything about a node that stays fixed across restarts. Immutable.
@@ -14,6 +15,7 @@ import java.util.List;
  * @param extraArgs user-supplied redis-server arguments appended to every start
  * @param startTimeout how long a start may take until PING answers
  * @param ports where the node's port came from and goes back to on close
+ * @param environment variables added to the server's environment (e.g. libfaketime's)
  */
 record NodeSpec(
     int index,
@@ -21,12 +23,14 @@ record NodeSpec(
     Path dataDir,
     List<String> extraArgs,
     Duration startTimeout,
-    PortSource ports) {
+    PortSource ports,
+    Map<String, String> environment) {
   static final String HOST = "127.0.0.1";
   static final String LOG_FILE = "redis.log";
 
   NodeSpec {
     extraArgs = List.copyOf(extraArgs);
+    environment = Map.copyOf(environment);
   }
 
   Path logFile() {

@@ -209,6 +209,19 @@ public final class RedisNodes implements Deployment, Iterable<RedisNode> {
       return this;
     }
 
+    /**
+     * A variable added to one node's environment at every start, e.g. {@code LD_PRELOAD} and {@code
+     * FAKETIME_TIMESTAMP_FILE} to run it under libfaketime, whose clock a test then moves.
+     *
+     * @throws IllegalArgumentException if {@code nodeIndex < 0}, name or value is null, or the name
+     *     is blank or contains '='; an index beyond the node count is reported by {@link #start()}
+     * @throws IllegalStateException if the variable is already set for this node
+     */
+    public Builder environment(int nodeIndex, String name, String value) {
+      options.environment(nodeIndex, name, value);
+      return this;
+    }
+
     /** Test seam: where ports come from. */
     Builder ports(PortSource ports) {
       this.ports = Checks.notNull(ports, "ports");
@@ -247,7 +260,8 @@ public final class RedisNodes implements Deployment, Iterable<RedisNode> {
       List<NodeSpec> specs = new ArrayList<>();
       for (int i = 0; i < nodes; i++) {
         Path dataDir = NodeDirs.createChild(root, "node-" + i);
-        specs.add(new NodeSpec(i, binary, dataDir, extraArgs, timeout, ports));
+        specs.add(
+            new NodeSpec(i, binary, dataDir, extraArgs, timeout, ports, options.environment(i)));
       }
       return specs;
     }

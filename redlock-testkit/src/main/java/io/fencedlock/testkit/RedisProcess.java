@@ -58,12 +58,13 @@ final class RedisProcess {
     List<String> command = spec.commandLine(port, persistence);
     try {
       long logOffset = Files.exists(spec.logFile()) ? Files.size(spec.logFile()) : 0;
-      Process process =
+      ProcessBuilder builder =
           new ProcessBuilder(command)
               .directory(spec.dataDir().toFile())
               .redirectErrorStream(true)
-              .redirectOutput(Redirect.appendTo(spec.logFile().toFile()))
-              .start();
+              .redirectOutput(Redirect.appendTo(spec.logFile().toFile()));
+      builder.environment().putAll(spec.environment());
+      Process process = builder.start();
       ProcessRegistry.register(process);
       process.getOutputStream().close(); // redis never reads stdin; don't hold a pipe open
       return new RedisProcess(spec, port, command, process, logOffset);

@@ -16,9 +16,10 @@ import java.util.concurrent.locks.LockSupport;
  * Sends POSIX signals the JDK has no API for (SIGSTOP, SIGCONT) through the {@code kill} command,
  * and observes the resulting process state in {@code /proc}.
  *
- * <p>Stateless and thread-safe.
+ * <p>Public for the harnesses that pause and kill their own child processes (the chaos harness's
+ * client and storage processes). Stateless and thread-safe.
  */
-final class Signals {
+public final class Signals {
   private static final Duration KILL_COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
   private Signals() {}
@@ -28,7 +29,7 @@ final class Signals {
    *
    * @throws IllegalStateException if kill fails, e.g. because a process is gone
    */
-  static void send(String signal, Collection<Long> pids) {
+  public static void send(String signal, Collection<Long> pids) {
     List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
     pids.forEach(pid -> command.add(Long.toString(pid)));
     Commands.Result result = Commands.run(command, KILL_COMMAND_TIMEOUT);
@@ -45,7 +46,7 @@ final class Signals {
    *
    * @throws IllegalStateException if the state is not reached within {@code bound}
    */
-  static void awaitStopped(long pid, boolean stopped, Duration bound) {
+  public static void awaitStopped(long pid, boolean stopped, Duration bound) {
     long deadline = System.nanoTime() + bound.toNanos();
     long pauseNanos = TimeUnit.MICROSECONDS.toNanos(100);
     while (true) {

@@ -57,6 +57,24 @@ final class RedisNodesBuilderTest {
   }
 
   @Test
+  void environment_sameVariableTwice_throwsIllegalState() {
+    RedisNodes.Builder builder = RedisNodes.builder().environment(0, "A", "1");
+
+    assertThatThrownBy(() -> builder.environment(0, "A", "2"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("environment A of node 0");
+  }
+
+  @Test
+  void start_environmentBeyondCount_throwsNamingNodeIndex() {
+    RedisNodes.Builder builder = RedisNodes.builder().nodes(2).environment(2, "A", "1");
+
+    assertThatThrownBy(builder::start)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodeIndex 2");
+  }
+
+  @Test
   void start_withoutNodeCount_throwsIllegalState() {
     assertThatThrownBy(() -> RedisNodes.builder().start())
         .isInstanceOf(IllegalStateException.class)

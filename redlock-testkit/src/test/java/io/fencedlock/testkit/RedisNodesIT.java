@@ -72,6 +72,29 @@ final class RedisNodesIT {
   }
 
   @Test
+  void builder_perNodeEnvironment_reachesThatNodeAcrossRestarts() {
+    // Redis overwrites /proc/<pid>/environ with its process title, so the variable is one whose
+    // effect shows: the bundled binary's jemalloc (prefix je_) reads JE_MALLOC_CONF.
+    try (RedisNodes redis =
+        RedisNodes.builder().nodes(2).environment(1, "JE_MALLOC_CONF", "narenas:3").start()) {
+      org.junit.jupiter.api.Assumptions.assumeTrue(
+          String.valueOf(redis.node(1).command("INFO", "memory"))
+              .contains("mem_allocator:jemalloc"),
+          "needs a redis-server built with jemalloc");
+      assertThat(mallocStats(redis.node(1))).contains("opt.narenas: 3");
+      assertThat(mallocStats(redis.node(0))).doesNotContain("opt.narenas: 3");
+
+      redis.node(1).restart();
+
+      assertThat(mallocStats(redis.node(1))).contains("opt.narenas: 3");
+    }
+  }
+
+  private static String mallocStats(RedisNode node) {
+    return String.valueOf(node.command("MEMORY", "MALLOC-STATS"));
+  }
+
+  @Test
   void node_indexOutOfRange_throwsNamingIndex() {
     try (RedisNodes redis = RedisNodes.start(1)) {
       assertThatThrownBy(() -> redis.node(1))

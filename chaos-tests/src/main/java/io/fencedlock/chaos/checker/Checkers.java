@@ -33,15 +33,27 @@ public final class Checkers {
   }
 
   /**
-   * The standard set: mutual exclusion, tokens, fenced resource, canary, liveness within {@code
-   * livenessBoundNanos}.
+   * The checkers of one lock, each run on every resource: mutual exclusion, tokens, the fenced
+   * resource, its list-append check, the canary and its list-append check, the store's durability,
+   * and liveness within {@code livenessBoundNanos}.
    */
   public static List<Checker> standard(long livenessBoundNanos) {
     return List.of(
-        new MutualExclusionChecker(),
-        new TokenChecker(),
-        new FencedResourceChecker(),
-        new CanaryChecker(),
+        new PerResource(new MutualExclusionChecker()),
+        new PerResource(new TokenChecker()),
+        new PerResource(new FencedResourceChecker()),
+        new PerResource(ListAppendChecker.fenced()),
+        new PerResource(new CanaryChecker()),
+        new PerResource(ListAppendChecker.canary()),
+        new PerResource(new DurabilityChecker()),
         new LivenessChecker(livenessBoundNanos));
+  }
+
+  /** {@link #standard} and whether the faults bit ({@link FaultEffectChecker}). */
+  public static List<Checker> all(
+      long livenessBoundNanos, int clients, long nodeTimeoutMillis, long slackMillis) {
+    List<Checker> all = new ArrayList<>(standard(livenessBoundNanos));
+    all.add(new FaultEffectChecker(clients, nodeTimeoutMillis, slackMillis));
+    return List.copyOf(all);
   }
 }

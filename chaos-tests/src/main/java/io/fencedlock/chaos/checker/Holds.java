@@ -13,10 +13,13 @@ public final class Holds {
 
   /**
    * One hold per successful acquire: from the acquire's completion to the earlier of the validity
-   * deadline (exact when the op carries {@link Fields#VALID_UNTIL}) and the invocation of the
-   * release of the same lease (matched by owner id, since the worker may have moved to a fresh
-   * process id after an unknown outcome in between; by process when the release names no owner).
-   * The client believes it holds at least this long, never longer.
+   * deadline and the invocation of the release of the same lease (matched by owner id, since the
+   * worker may have moved to a fresh process id after an unknown outcome in between; by process
+   * when the release names no owner). The deadline is the latest {@link Fields#VALID_UNTIL} the
+   * client reported for the lease: at the acquire, and after extends and renewals at the end of
+   * later ops of the lease, each computed while the lease was valid. The client believes it holds
+   * at least this long, never longer. A lease reported only after its deadline is an empty hold at
+   * the deadline.
    */
   public static List<Hold> of(History history) {
     List<OpPair> pairs = history.pairs();
@@ -31,17 +34,34 @@ public final class Holds {
           p.completion()
               .longValue(
                   Fields.VALID_UNTIL, start + p.completion().longValue(Fields.VALIDITY_NANOS, 0));
-      end =
-          Math.min(
-              end, releaseInvoke(pairs, i, p.process(), p.completion().stringValue(Fields.OWNER)));
-      holds.add(
-          new Hold(
-              p.process(),
-              p.completion().longValue(Fields.TOKEN, -1),
-              start,
-              Math.max(start, end)));
+      String owner = p.completion().stringValue(Fields.OWNER);
+      end = Math.max(end, laterDeadline(pairs, i, p.process(), owner));
+      end = Math.min(end, releaseInvoke(pairs, i, p.process(), owner));
+      // A client process stopped between its acquire and its report: its lease had run out when
+      // the harness learned of it, so it held (if at all) only before its deadline, not after.
+      start = Math.min(start, end);
+      holds.add(new Hold(p.process(), p.completion().longValue(Fields.TOKEN, -1), start, end));
     }
     return holds;
+  }
+
+  /** The latest deadline reported by ops of the same lease before its release. */
+  private static long laterDeadline(List<OpPair> pairs, int from, int process, String owner) {
+    long latest = Long.MIN_VALUE;
+    for (int j = from + 1; j < pairs.size(); j++) {
+      OpPair q = pairs.get(j);
+      if (!owner.isEmpty() && owner.equals(q.invoke().stringValue(Fields.OWNER))) {
+        if (q.invoke().f() == Fn.RELEASE) {
+          break;
+        }
+        if (q.completion() != null) {
+          latest = Math.max(latest, q.completion().longValue(Fields.VALID_UNTIL, Long.MIN_VALUE));
+        }
+      } else if (q.process() == process && q.invoke().f() == Fn.ACQUIRE) {
+        break;
+      }
+    }
+    return latest;
   }
 
   private static long releaseInvoke(List<OpPair> pairs, int from, int process, String owner) {

@@ -50,10 +50,18 @@ public final class ScheduleGenerator {
       t =
           switch (mix) {
                 case MINORITY -> minority(faults, t, rnd, topo);
-                case CLIENT_PAUSE -> clientPause(faults, t, rnd, topo);
+                case CLIENT_PAUSE -> ProcessSchedules.clientPause(faults, t, rnd, topo, i);
+                case CLIENT_PROCESS -> ProcessSchedules.clientProcess(faults, t, rnd, topo);
                 case CLOCK_STEP -> clockSteps(faults, t, rnd, topo);
+                case CLOCK_STROBE -> ClockSchedules.strobe(faults, t, rnd, topo);
                 case AMNESIA -> amnesia(faults, t, rnd, topo);
                 case MAJORITY_DOWN -> majorityDown(faults, t, rnd, topo, (firstKind + i) % 3);
+                case STORAGE -> ProcessSchedules.storage(faults, t, rnd, topo, i);
+                case STORAGE_WIPE -> ProcessSchedules.storageWipe(faults, t, rnd, topo);
+                case POWER_LOSS -> ClockSchedules.powerLoss(faults, t, rnd, topo);
+                case READMISSION -> ClockSchedules.readmission(faults, t, rnd, topo, i);
+                case NETWORK -> NetworkSchedules.network(faults, t, rnd, topo);
+                case COMBINED -> CombinedSchedules.combined(faults, t, rnd, topo);
               }
               + between(rnd, GAP_MIN_MILLIS, GAP_MAX_MILLIS);
     }
@@ -80,14 +88,6 @@ public final class ScheduleGenerator {
     return start + length;
   }
 
-  private static long clientPause(
-      List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo) {
-    long stall = topo.ttlMillis() * 2 + between(rnd, 0, topo.ttlMillis());
-    // The stall is armed for its own length plus a margin; the worker takes it at its next acquire.
-    return add(
-        faults, t, stall + 600, new Fault.ClientPause(rnd.nextInt(topo.clients()), stall), topo);
-  }
-
   private static long clockSteps(
       List<ScheduledFault> faults, long t, SplittableRandom rnd, Topology topo) {
     long episode = between(rnd, 3000, 4500);
@@ -101,12 +101,23 @@ public final class ScheduleGenerator {
             Fault.CutMode.REFUSE),
         topo);
     int shared = Grudges.sharedNode(topo.nodes());
-    for (long s = t + between(rnd, 300, 600); s < t + episode - 300; s += between(rnd, 350, 700)) {
+    java.util.Map<Integer, Long> ahead = new java.util.TreeMap<>();
+    for (long s = t + between(rnd, 300, 600); s < t + episode - 500; s += between(rnd, 350, 700)) {
       SortedSet<Integer> nodes = new TreeSet<>(List.of(shared));
       if (topo.minority() > 1 && rnd.nextBoolean()) {
         nodes.add(rnd.nextInt(topo.nodes()));
       }
       add(faults, s, 0, new Fault.ClockStep(nodes, topo.ttlMillis()), topo);
+      nodes.forEach(n -> ahead.merge(n, topo.ttlMillis(), Long::sum));
+    }
+    // Then each stepped clock steps back to real time: keys set while it was ahead live longer.
+    for (java.util.Map.Entry<Integer, Long> e : ahead.entrySet()) {
+      add(
+          faults,
+          t + episode - 300,
+          0,
+          new Fault.ClockStep(new TreeSet<>(List.of(e.getKey())), -e.getValue()),
+          topo);
     }
     return t + episode;
   }

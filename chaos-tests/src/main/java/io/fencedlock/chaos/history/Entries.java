@@ -13,6 +13,11 @@ public final class Entries {
 
   private Entries() {}
 
+  /** The storage key of a resource's unfenced canary. */
+  public static String canaryKey(String resource) {
+    return resource + ":canary";
+  }
+
   /** The entry of a write with this token by this owner. */
   public static String entry(long token, String owner) {
     return token + "-" + owner.substring(0, Math.min(8, owner.length()));

@@ -63,5 +63,74 @@ public final class Fields {
   /** Pause invoke: the planned pause in milliseconds. */
   public static final String MILLIS = "millis";
 
+  /** Client ops and final reads: the resource (lock name, and the key of its fenced object). */
+  public static final String RESOURCE = "resource";
+
+  /**
+   * Write and canary completions (and the acquire's canary read): the register's value read inside
+   * the read-modify-write, an {@link Entries} list.
+   */
+  public static final String READ = "read";
+
+  /**
+   * Acquire completion, canary invoke: the unfenced canary's value read right after acquiring, in
+   * the lease's read-modify-write of the canary.
+   */
+  public static final String CANARY_READ = "canaryRead";
+
+  /** Acquire invoke: the TTL in milliseconds; extend invoke: the requested TTL. */
+  public static final String TTL_MILLIS = "ttlMillis";
+
+  /** Acquire invoke: the longest wait in milliseconds. */
+  public static final String MAX_WAIT_MILLIS = "maxWaitMillis";
+
+  /** Acquire invoke: whether the lease is kept alive by renewal. */
+  public static final String RENEW = "renew";
+
+  /** Write invoke: how long the holder works before it writes, in milliseconds. */
+  public static final String WORK_MILLIS = "workMillis";
+
+  /** Extend completion: whether the extend was confirmed by a quorum. */
+  public static final String EXTENDED = "extended";
+
+  /** Write completion: which step ended it (fence, read, put). */
+  public static final String STEP = "step";
+
+  /** Observations and signals: the client index. */
+  public static final String CLIENT = "client";
+
+  /** Observations: the node index. */
+  public static final String NODE = "node";
+
+  /** Observations: what was observed (a node failure, a re-admission, ...). */
+  public static final String OBSERVED = "observed";
+
+  /** Signals: the signal sent to a client process (STOP, CONT, KILL). */
+  public static final String SIGNAL = "signal";
+
+  /** Signals and client faults: where in the client's code the signal landed. */
+  public static final String POINT = "point";
+
+  /** Re-admission observations: the epoch a client gave a node, and its wall clock × 1000. */
+  public static final String EPOCH = "epoch";
+
+  /** See {@link #EPOCH}. */
+  public static final String WALL_EPOCH = "wallEpoch";
+
+  /** Storage probes after a restart: the highest token the object kept. */
+  public static final String STORED_TOKEN = "storedToken";
+
+  /** Fault starts: what the fault touches, space-separated (see {@code Fault.targets()}). */
+  public static final String TARGETS = "targets";
+
+  /** Fault starts of latency faults: the added delay in milliseconds. */
+  public static final String LATENCY_MILLIS = "latencyMillis";
+
+  /** Fault starts: the share of connections a toxic applies to, when below 1. */
+  public static final String TOXICITY = "toxicity";
+
+  /** Fault ops: what the fault measured when applied (bytes of AOF lost, clock offset read). */
+  public static final String EFFECT = "effect";
+
   private Fields() {}
 }

@@ -83,6 +83,38 @@ public final class History {
     return ops.stream().filter(filter).toList();
   }
 
+  /** The resources the ops name, in order of first appearance. */
+  public List<String> resources() {
+    return pairs.stream()
+        .map(p -> p.invoke().resource())
+        .filter(r -> !r.isEmpty())
+        .distinct()
+        .toList();
+  }
+
+  /**
+   * The sub-history of one resource: every pair whose invocation names it, and every pair that
+   * names no resource (faults, heals, observations), re-indexed in the original order. Checkers of
+   * one lock run on it unchanged.
+   */
+  public History forResource(String resource) {
+    boolean[] keep = new boolean[ops.size()];
+    for (OpPair p : pairs) {
+      String r = p.invoke().resource();
+      if (r.isEmpty() || r.equals(resource)) {
+        keep[(int) p.invoke().index()] = true;
+        p.completed().ifPresent(c -> keep[(int) c.index()] = true);
+      }
+    }
+    List<Op> kept = new ArrayList<>();
+    for (Op op : ops) {
+      if (keep[(int) op.index()]) {
+        kept.add(new Op(kept.size(), op.timeNanos(), op.type(), op.process(), op.f(), op.value()));
+      }
+    }
+    return of(kept);
+  }
+
   /** The number of ops. */
   public int size() {
     return ops.size();

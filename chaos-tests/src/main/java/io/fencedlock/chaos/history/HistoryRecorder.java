@@ -20,6 +20,15 @@ public final class HistoryRecorder {
     return op;
   }
 
+  /**
+   * Records an invocation and its completion back to back, atomically, so that processes recorded
+   * from several threads (observations, triggered signals) never interleave.
+   */
+  public synchronized Op recordPair(int process, Fn f, Map<String, Object> value) {
+    record(OpType.INVOKE, process, f, value);
+    return record(OpType.OK, process, f, value);
+  }
+
   /** Converts an absolute {@link System#nanoTime()} reading to this history's time base. */
   public long relative(long nanoTime) {
     return nanoTime - originNanos;

@@ -26,6 +26,12 @@ public record Op(
   /** The process id of the final read after the workload. */
   public static final int READER = -2;
 
+  /** The process id of the nemesis's actions triggered by a client reaching a targeted point. */
+  public static final int TRIGGER = -3;
+
+  /** The process id of observations (see {@link Fn#OBSERVE}). */
+  public static final int OBSERVER = -4;
+
   public Op {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(f, "f");
@@ -54,15 +60,29 @@ public record Op(
     return Boolean.TRUE.equals(value.get(key));
   }
 
+  /** A process id as histories print it: a number, or the name of a harness process. */
+  public static Object processName(int process) {
+    return switch (process) {
+      case NEMESIS -> "nemesis";
+      case READER -> "reader";
+      case TRIGGER -> "trigger";
+      case OBSERVER -> "observer";
+      default -> process;
+    };
+  }
+
+  /** The resource an op concerns, or empty for ops that concern none. */
+  public String resource() {
+    return stringValue(Fields.RESOURCE);
+  }
+
   /** The op as an ordered map for JSON, with the value's keys sorted for stable output. */
   public Map<String, Object> toJsonMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("index", index);
     m.put("time", timeNanos);
     m.put("type", type.name().toLowerCase(java.util.Locale.ROOT));
-    m.put(
-        "process",
-        process == NEMESIS ? "nemesis" : process == READER ? "reader" : (Object) process);
+    m.put("process", processName(process));
     m.put("f", f.name().toLowerCase(java.util.Locale.ROOT));
     m.put("value", new java.util.TreeMap<>(value));
     return m;

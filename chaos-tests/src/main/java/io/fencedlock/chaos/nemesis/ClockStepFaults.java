@@ -3,27 +3,28 @@ package io.fencedlock.chaos.nemesis;
 import io.fencedlock.testkit.Deployment;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
- * Models a forward step of a node's wall clock. Redis 7 expires keys against its wall clock, so a
- * step forward by s makes every existing key expire s earlier; keys set afterwards are not
- * affected. The model: for each lock key, PTTL, then PEXPIRE with PTTL − s (at least 1 ms). The two
- * commands are not atomic; if another owner's key replaced the old one in between, that key is
- * shortened instead, which a real step would also do. Nothing to heal: clocks do not step back.
- * Thread-safe.
+ * The fallback clock model, used only where libfaketime is not available (see {@link ClockFaults}
+ * for real clocks); results record which one ran. Redis expires keys against its wall clock, so a
+ * step by s makes every existing key expire s earlier (later, for a step back); keys set afterwards
+ * are not affected. The model: for each lock key, PTTL, then PEXPIRE with PTTL − s (at least 1 ms).
+ * The two commands are not atomic; if another owner's key replaced the old one in between, that key
+ * is changed instead, which a real step would also do. Nothing to heal. Thread-safe.
  */
 public final class ClockStepFaults implements FaultApplier {
   private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
 
   private final Deployment nodes;
-  private final List<String> lockKeys;
+  private final Supplier<List<String>> lockKeys;
 
   /**
-   * @param lockKeys the keys whose expiry the step shortens (the resources' lock keys)
+   * @param lockKeys the keys whose expiry the step shortens (the current run's lock keys)
    */
-  public ClockStepFaults(Deployment nodes, List<String> lockKeys) {
+  public ClockStepFaults(Deployment nodes, Supplier<List<String>> lockKeys) {
     this.nodes = nodes;
-    this.lockKeys = List.copyOf(lockKeys);
+    this.lockKeys = lockKeys;
   }
 
   @Override
@@ -32,17 +33,20 @@ public final class ClockStepFaults implements FaultApplier {
   }
 
   @Override
-  public void apply(int id, Fault fault) {
+  public String apply(int id, Fault fault) {
     Fault.ClockStep step = (Fault.ClockStep) fault;
+    int shortened = 0;
     for (int n : step.nodes()) {
-      for (String key : lockKeys) {
+      for (String key : lockKeys.get()) {
         Object pttl = nodes.node(n).command(COMMAND_TIMEOUT, "PTTL", key);
         if (pttl instanceof Long ms && ms > 0) {
           long left = Math.max(1, ms - step.stepMillis());
           nodes.node(n).command(COMMAND_TIMEOUT, "PEXPIRE", key, Long.toString(left));
+          shortened++;
         }
       }
     }
+    return "pttl model: " + shortened + " lock keys re-expired";
   }
 
   @Override

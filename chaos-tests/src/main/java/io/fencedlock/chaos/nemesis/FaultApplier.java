@@ -11,11 +11,13 @@ public interface FaultApplier {
   boolean handles(Fault fault);
 
   /**
-   * Applies the fault.
+   * Applies the fault and says what it measured, if anything (the clock offset a node reports, the
+   * bytes a power loss cut off); empty when there is nothing to say.
    *
-   * @throws RuntimeException if the fault could not be (fully) applied; the caller records INFO
+   * @throws RuntimeException if the fault could not be (fully) applied: the caller records INFO,
+   *     and the run fails
    */
-  void apply(int id, Fault fault);
+  String apply(int id, Fault fault);
 
   /** Undoes the fault (nothing for instantaneous faults such as a clock step). */
   void heal(int id, Fault fault);

@@ -14,9 +14,9 @@ public final class Nemesis {
     this.appliers = List.copyOf(appliers);
   }
 
-  /** Applies a fault through its applier. */
-  public void apply(int id, Fault fault) {
-    applierFor(fault).apply(id, fault);
+  /** Applies a fault through its applier and returns what it measured (may be empty). */
+  public String apply(int id, Fault fault) {
+    return applierFor(fault).apply(id, fault);
   }
 
   /** Heals a fault through its applier. */

@@ -13,8 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a schedule on the calling thread: applies and heals each fault at its time, recording
- * FAULT_START/FAULT_STOP ops as the nemesis process; a failed application is recorded as INFO and
- * the run goes on. Not thread-safe: one runner per run.
+ * FAULT_START/FAULT_STOP ops as the nemesis process, with what the fault measured. Faults may
+ * overlap (combined packages); at one instant heals go first. A fault that fails to apply or to
+ * heal is recorded as INFO; the run goes on to its final heal, and its expectation fails it ({@code
+ * faultFailures}). Not thread-safe: one runner per run.
  */
 public final class NemesisRunner {
   private final NemesisPackage pkg;
@@ -59,25 +61,44 @@ public final class NemesisRunner {
   private void step(Event e) {
     ScheduledFault f = e.fault();
     Fn fn = e.start() ? Fn.FAULT_START : Fn.FAULT_STOP;
-    Map<String, Object> value =
-        Map.of(
-            Fields.FAULT,
-            f.fault().describe(),
-            Fields.KIND,
-            f.fault().kind(),
-            Fields.FAULT_ID,
-            (long) f.id());
+    Map<String, Object> value = describe(f);
     history.record(OpType.INVOKE, Op.NEMESIS, fn, value);
     try {
+      String effect = "";
       if (e.start()) {
-        pkg.nemesis().apply(f.id(), f.fault());
+        effect = pkg.nemesis().apply(f.id(), f.fault());
       } else {
         pkg.nemesis().heal(f.id(), f.fault());
       }
-      history.record(OpType.OK, Op.NEMESIS, fn, value);
+      Map<String, Object> done = value;
+      if (!effect.isEmpty()) {
+        done = new java.util.HashMap<>(value);
+        done.put(Fields.EFFECT, effect);
+      }
+      history.record(OpType.OK, Op.NEMESIS, fn, done);
     } catch (RuntimeException ex) {
       history.record(OpType.INFO, Op.NEMESIS, fn, withError(value, ex));
     }
+  }
+
+  /** A fault's op value: what it is, what it touches, and what its bite depends on. */
+  static Map<String, Object> describe(ScheduledFault f) {
+    Map<String, Object> value = new java.util.HashMap<>();
+    value.put(Fields.FAULT, f.fault().describe());
+    value.put(Fields.KIND, f.fault().kind());
+    value.put(Fields.FAULT_ID, (long) f.id());
+    value.put(Fields.TARGETS, String.join(" ", f.fault().targets()));
+    if (f.fault() instanceof Fault.Latency l) {
+      value.put(Fields.LATENCY_MILLIS, (long) l.millis());
+    } else if (f.fault() instanceof Fault.Toxic t) {
+      if (t.type().equals("latency")) {
+        value.put(Fields.LATENCY_MILLIS, t.attributes().getOrDefault("latency", 0L));
+      }
+      if (t.toxicity() < 1) {
+        value.put(Fields.TOXICITY, (double) t.toxicity());
+      }
+    }
+    return Map.copyOf(value);
   }
 
   /**

@@ -22,7 +22,7 @@ public final class NodeFaults implements FaultApplier {
   }
 
   @Override
-  public void apply(int id, Fault fault) {
+  public String apply(int id, Fault fault) {
     if (fault instanceof Fault.PauseNodes p) {
       p.nodes().forEach(n -> nodes.node(n).pause());
     } else if (fault instanceof Fault.KillNodes k) {
@@ -31,6 +31,7 @@ public final class NodeFaults implements FaultApplier {
         k.nodes().forEach(n -> nodes.node(n).restart(k.restartWith()));
       }
     }
+    return "";
   }
 
   @Override

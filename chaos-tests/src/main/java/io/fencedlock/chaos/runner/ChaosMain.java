@@ -4,8 +4,10 @@ import io.fencedlock.testkit.Backend;
 import io.fencedlock.testkit.DockerEngine;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code ./fencedlock chaos}: runs the experiments, prints a progress line while each runs and a
@@ -13,6 +15,9 @@ import java.util.List;
  * every expectation held.
  */
 public final class ChaosMain {
+  /** How many candidate runs a shrink may take. */
+  private static final int SHRINK_RUNS = 30;
+
   private ChaosMain() {}
 
   public static void main(String[] args) {
@@ -36,6 +41,35 @@ public final class ChaosMain {
           "fencedlock chaos: --backend container needs a Docker engine, and "
               + DockerEngine.unavailableReason().orElse("none answers"));
       System.exit(2);
+      return;
+    }
+    if (options.replay().isPresent()) {
+      System.exit(replay(options, out) ? 0 : 1);
+      return;
+    }
+    if (options.shrink().isPresent()) {
+      shrink(options, out);
+      System.exit(0);
+      return;
+    }
+    if (options.report().isPresent()) {
+      Path dir = options.report().orElseThrow();
+      CampaignReport report =
+          new CampaignReport(
+              "./fencedlock chaos "
+                  + String.join(" ", args)
+                  + " (aggregate of the runs in "
+                  + dir
+                  + ")",
+              StoredReports.under(dir),
+              List.of(),
+              Duration.ZERO);
+      writeCampaign(options.out(), report, out);
+      System.exit(report.passedAll() ? 0 : 1);
+      return;
+    }
+    if (options.campaign() > 0) {
+      System.exit(campaign(options, args, out) ? 0 : 1);
       return;
     }
     List<RunReport> reports = run(options, out);
@@ -71,6 +105,82 @@ public final class ChaosMain {
     System.setProperty(
         "org.slf4j.simpleLogger.log.io.lettuce",
         System.getProperty("org.slf4j.simpleLogger.log.io.lettuce", "error"));
+  }
+
+  private static boolean replay(ChaosOptions options, PrintStream out) {
+    RecordedRun recorded = RecordedRun.read(options.replay().orElseThrow());
+    RunReport report =
+        new ExperimentRunner(options.out(), out, options.backend())
+            .run(recorded.experiment(), recorded.seed(), recorded.schedule());
+    out.println();
+    out.print(SummaryTable.text(List.of(report)));
+    return report.passed();
+  }
+
+  /** Shrinks a failing run's schedule; prints the smallest one and the run that showed it. */
+  private static void shrink(ChaosOptions options, PrintStream out) {
+    RecordedRun recorded = RecordedRun.read(options.shrink().orElseThrow());
+    ExperimentRunner runner = new ExperimentRunner(options.out(), out, options.backend());
+    Path[] lastFailing = {options.shrink().orElseThrow()};
+    Shrinker.Result result =
+        Shrinker.shrink(
+            recorded.schedule(),
+            candidate -> {
+              RunReport r = runner.run(recorded.experiment(), recorded.seed(), candidate);
+              if (!r.passed()) {
+                lastFailing[0] = r.dir().resolve("results.json");
+              }
+              return !r.passed();
+            },
+            SHRINK_RUNS);
+    out.printf(
+        "%nshrunk %d fault(s) to %d in %d run(s): %s%nreplay: ./fencedlock chaos --replay %s%n",
+        recorded.schedule().faults().size(),
+        result.schedule().faults().size(),
+        result.runs(),
+        result.schedule(),
+        lastFailing[0]);
+  }
+
+  private static boolean campaign(ChaosOptions options, String[] args, PrintStream out) {
+    List<Experiment> experiments = new ArrayList<>();
+    for (Experiment e : options.experiments()) {
+      experiments.add(
+          options.faults().isPresent() ? e.withFaults((int) options.faults().getAsLong()) : e);
+    }
+    Map<Experiment, Integer> shares = Campaign.shares(experiments, options.campaign());
+    out.printf(
+        "chaos campaign: %d schedule(s) over %d experiment(s), first seed %d: %s%n",
+        options.campaign(),
+        experiments.size(),
+        options.seed(),
+        shares.entrySet().stream().map(e -> e.getKey().name() + "=" + e.getValue()).toList());
+    long began = System.nanoTime();
+    Campaign campaign = new Campaign(options.backend(), options.out(), out);
+    List<RunReport> reports = campaign.run(shares, options.seed(), options.parallel());
+    List<String> command = new ArrayList<>(List.of(args));
+    if (!command.contains("--seed")) {
+      command.addAll(List.of("--seed", Long.toString(options.seed())));
+    }
+    CampaignReport report =
+        new CampaignReport(
+            "./fencedlock chaos " + String.join(" ", command),
+            reports,
+            campaign.errors(),
+            Duration.ofNanos(System.nanoTime() - began));
+    writeCampaign(options.out(), report, out);
+    return report.passedAll();
+  }
+
+  private static void writeCampaign(Path dir, CampaignReport report, PrintStream out) {
+    String stamp = Long.toString(System.currentTimeMillis());
+    Path md = dir.resolve("campaign-" + stamp + ".md");
+    dir.toFile().mkdirs();
+    RunFiles.writeString(md, report.markdown());
+    RunFiles.writeString(dir.resolve("campaign-" + stamp + ".json"), report.json());
+    out.println();
+    out.print(report.markdown());
+    out.println("\nCampaign report: " + md.toAbsolutePath());
   }
 
   static List<RunReport> run(ChaosOptions options, PrintStream out) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -17,6 +18,11 @@ import java.util.OptionalLong;
  * @param faults fault count per schedule, overriding each experiment's default
  * @param out the output root
  * @param backend what runs the nodes and the fault proxy
+ * @param campaign schedules in all for a campaign ({@link Campaign}), 0 for plain runs
+ * @param parallel how many experiments a campaign runs at once
+ * @param replay a run's {@code results.json} to run again, if any
+ * @param shrink a failing run's {@code results.json} whose schedule to shrink, if any
+ * @param report a directory of runs to write a campaign report for, if any
  * @param help whether to print the usage and exit
  */
 record ChaosOptions(
@@ -26,12 +32,20 @@ record ChaosOptions(
     OptionalLong faults,
     Path out,
     Backend backend,
+    int campaign,
+    int parallel,
+    Optional<Path> replay,
+    Optional<Path> shrink,
+    Optional<Path> report,
     boolean help) {
 
   static final String USAGE =
       """
       usage: ./fencedlock chaos [--experiments a,b,...] [--schedules N] [--seed S] [--faults N] [--out DIR]
                                 [--backend process|container]
+             ./fencedlock chaos --campaign N [--parallel P] [--experiments ...] [--seed S] [--faults N]
+                                [--out DIR]
+             ./fencedlock chaos --replay RESULTS_JSON | --shrink RESULTS_JSON | --report DIR
 
       Runs Jepsen-style chaos experiments against real Redis nodes, per-link fault proxies and the
       fenced storage service, checks each history and asserts each experiment's expectation.
@@ -45,6 +59,17 @@ record ChaosOptions(
                        container: a container per node and the fault proxy in a container
                        (Testcontainers' ToxiproxyContainer) on their network; needs a Docker
                        engine (scripts/docker-setup)
+        --campaign     N schedules in all, shared out over the experiments (a quarter share for
+                       those that need a fresh cluster per run), each experiment's schedules in one
+                       long-lived cluster; passing runs keep only results.json; writes
+                       <out>/campaign-<timestamp>.md and .json with totals and fault coverage
+        --parallel     how many experiments a campaign runs at once, each on its own cluster
+                       (default 1)
+        --replay       run the schedule, seed and experiment a results.json recorded, again
+        --shrink       re-run a failing results.json's schedule with faults removed one at a time,
+                       keeping each removal after which the run still fails; prints the smallest
+        --report       write the campaign report of the runs under DIR (their results.json), e.g.
+                       of a campaign that was stopped before it wrote its own
         --help         this text
 
       Each run writes <out>/<experiment>/<timestamp>/{history.jsonl,results.json,timeline.html}.
@@ -62,6 +87,11 @@ record ChaosOptions(
     long seed = new SecureRandom().nextLong();
     OptionalLong faults = OptionalLong.empty();
     Backend backend = Backend.PROCESS;
+    int campaign = 0;
+    int parallel = 1;
+    Optional<Path> replay = Optional.empty();
+    Optional<Path> shrink = Optional.empty();
+    Optional<Path> report = Optional.empty();
     Path out =
         Files.isDirectory(Path.of("chaos-tests"))
             ? Path.of("chaos-tests", "target", "chaos")
@@ -69,7 +99,8 @@ record ChaosOptions(
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (arg.equals("--help") || arg.equals("-h")) {
-        return new ChaosOptions(experiments, schedules, seed, faults, out, backend, true);
+        return new ChaosOptions(
+            experiments, schedules, seed, faults, out, backend, 0, 1, replay, shrink, report, true);
       }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException("missing value for " + arg);
@@ -82,10 +113,27 @@ record ChaosOptions(
         case "--faults" -> faults = OptionalLong.of(positive(arg, value));
         case "--out" -> out = Path.of(value);
         case "--backend" -> backend = backend(value);
+        case "--campaign" -> campaign = positive(arg, value);
+        case "--parallel" -> parallel = positive(arg, value);
+        case "--replay" -> replay = Optional.of(Path.of(value));
+        case "--shrink" -> shrink = Optional.of(Path.of(value));
+        case "--report" -> report = Optional.of(Path.of(value));
         default -> throw new IllegalArgumentException("unknown option " + arg);
       }
     }
-    return new ChaosOptions(experiments, schedules, seed, faults, out, backend, false);
+    return new ChaosOptions(
+        experiments,
+        schedules,
+        seed,
+        faults,
+        out,
+        backend,
+        campaign,
+        parallel,
+        replay,
+        shrink,
+        report,
+        false);
   }
 
   private static Backend backend(String value) {

@@ -3,6 +3,7 @@ package io.fencedlock.chaos.runner;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import io.fencedlock.chaos.checker.CheckResult;
+import io.fencedlock.chaos.nemesis.ScheduleJson;
 import io.fencedlock.chaos.nemesis.ScheduledFault;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,9 +25,12 @@ final class ResultsJson {
     RunMetrics m = r.metrics();
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("name", r.experiment().name());
+    o.put("role", r.experiment().role().name().toLowerCase(java.util.Locale.ROOT));
     o.put("expectation", r.experiment().expectation());
     o.put("seed", r.seed());
+    o.put("faults", r.experiment().faults());
     o.put("backend", ChaosOptions.backendName(r.backend()));
+    o.put("environment", r.environment());
     o.put("verdict", r.verdict());
     o.put("unmet", r.unmet());
     o.put("operations", m.operations());
@@ -42,7 +46,10 @@ final class ResultsJson {
     o.put("recoveryMillis", m.recoveryMillis());
     o.put("durationMillis", r.durationMillis());
     o.put("replay", r.replayCommand());
+    o.put("seedCommand", r.seedCommand());
     o.put("schedule", r.schedule().faults().stream().map(ScheduledFault::toString).toList());
+    o.put("scheduleFaults", ScheduleJson.toJson(r.schedule()));
+    o.put("metrics", new TreeMap<>(m.counts()));
     o.put("checks", r.checks().results().stream().map(ResultsJson::check).toList());
     return o;
   }

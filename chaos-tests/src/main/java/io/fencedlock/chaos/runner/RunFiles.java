@@ -42,6 +42,11 @@ final class RunFiles {
     writeString(report.dir().resolve("timeline.html"), TimelineHtml.render(report, history));
   }
 
+  /** Only {@code results.json}: enough to replay the run. */
+  static void writeResults(RunReport report) {
+    writeString(report.dir().resolve("results.json"), ResultsJson.render(report));
+  }
+
   static void writeString(Path file, String text) {
     try {
       Files.writeString(file, text, StandardCharsets.UTF_8);

@@ -10,7 +10,7 @@ import java.util.List;
  * The outcome of one run of one experiment. Immutable.
  *
  * @param experiment what ran
- * @param seed the seed that generated its schedule (replay with {@code --seed})
+ * @param seed the seed that generated its schedule and its ops (replay with {@code --seed})
  * @param backend what ran the nodes and the proxies
  * @param schedule the faults
  * @param metrics the measured numbers
@@ -18,6 +18,7 @@ import java.util.List;
  * @param unmet the unmet parts of the expectation; empty means PASS
  * @param durationMillis wall time of the run
  * @param dir where its files are
+ * @param environment the Redis binary, the commit and the clock model
  */
 public record RunReport(
     Experiment experiment,
@@ -28,7 +29,8 @@ public record RunReport(
     CompositeResult checks,
     List<String> unmet,
     long durationMillis,
-    Path dir) {
+    Path dir,
+    RunEnvironment environment) {
 
   public RunReport {
     unmet = List.copyOf(unmet);
@@ -41,6 +43,11 @@ public record RunReport(
 
   /** The command that runs the same schedule again. */
   public String replayCommand() {
+    return "./fencedlock chaos --replay " + dir.resolve("results.json");
+  }
+
+  /** The command that generates the same schedule from its seed. */
+  public String seedCommand() {
     return "./fencedlock chaos --experiments "
         + experiment.name()
         + " --faults "

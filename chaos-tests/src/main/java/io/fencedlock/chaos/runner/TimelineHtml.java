@@ -33,7 +33,8 @@ final class TimelineHtml {
     drawRows(svg, clients, rowsTop, x);
     FaultBands.draw(svg, history, x, TOP, clients * ROW, FAULT_LANE);
     drawHolds(svg, history, clients, rowsTop, x);
-    drawClientOps(svg, history, clients, rowsTop, x);
+    drawClientOps(svg, history, clients, rowsTop, x, lostCanaryEntries(history));
+    drawSignals(svg, history, clients, rowsTop, x);
     double bottom = rowsTop + clients * ROW;
     x.axis(svg, bottom);
     Legend.draw(svg, bottom + 34);
@@ -76,7 +77,68 @@ final class TimelineHtml {
     }
   }
 
-  private static void drawClientOps(Svg svg, History history, int clients, double top, Scale x) {
+  /** Canary entries acknowledged but missing from their resource's final canary value. */
+  private static java.util.Set<String> lostCanaryEntries(History history) {
+    java.util.Set<String> present = new java.util.HashSet<>();
+    for (OpPair r : history.pairs(io.fencedlock.chaos.history.Fn.READ)) {
+      if (r.isOk()) {
+        present.addAll(
+            io.fencedlock.chaos.history.Entries.parse(r.completion().stringValue(Fields.CANARY)));
+      }
+    }
+    java.util.Set<String> lost = new java.util.HashSet<>();
+    for (OpPair w : history.pairs(io.fencedlock.chaos.history.Fn.CANARY)) {
+      String e = w.invoke().stringValue(Fields.ENTRY);
+      if (w.isOk() && !present.contains(e)) {
+        lost.add(e);
+      }
+    }
+    return lost;
+  }
+
+  /** Pauses (from SIGSTOP to SIGCONT) as bars, kills as crosses, on their client's row. */
+  private static void drawSignals(Svg svg, History history, int clients, double top, Scale x) {
+    java.util.Map<Long, Op> stopped = new java.util.HashMap<>();
+    for (Op op : history.ops()) {
+      if (op.f() != io.fencedlock.chaos.history.Fn.SIGNAL || op.isInvoke()) {
+        continue;
+      }
+      double rowY = top + (op.longValue(Fields.CLIENT, 0) % clients) * ROW;
+      String signal = op.stringValue(Fields.SIGNAL);
+      String where = op.stringValue(Fields.POINT);
+      if (signal.equals("STOP")) {
+        stopped.put(op.longValue(Fields.CLIENT, 0), op);
+      } else if (signal.equals("CONT")) {
+        Op s = stopped.remove(op.longValue(Fields.CLIENT, 0));
+        if (s != null) {
+          svg.rect(
+              x.at(s.timeNanos()),
+              rowY + 28,
+              x.at(op.timeNanos()) - x.at(s.timeNanos()),
+              8,
+              "fill:#f0a030",
+              String.format(
+                  "SIGSTOP at %s for %.0f ms (pid %d)",
+                  where, (op.timeNanos() - s.timeNanos()) / 1e6, op.longValue("pid", 0)));
+        }
+      } else if (signal.equals("KILL")) {
+        svg.cross(
+            x.at(op.timeNanos()),
+            rowY + 32,
+            6,
+            "#7a1d8f",
+            "SIGKILL at " + where + " (pid " + op.longValue("pid", 0) + ")");
+      }
+    }
+  }
+
+  private static void drawClientOps(
+      Svg svg,
+      History history,
+      int clients,
+      double top,
+      Scale x,
+      java.util.Set<String> lostCanary) {
     for (OpPair p : history.pairs()) {
       if (p.process() < 0 || p.completion() == null) {
         continue;
@@ -85,20 +147,17 @@ final class TimelineHtml {
       double cx = x.at(p.completion().timeNanos());
       long token = p.invoke().longValue(Fields.TOKEN, -1);
       switch (p.invoke().f()) {
-        case PAUSE ->
-            svg.rect(
-                x.at(p.invoke().timeNanos()),
-                rowY + 28,
-                cx - x.at(p.invoke().timeNanos()),
-                8,
-                "fill:#f0a030",
-                "stall "
-                    + p.invoke().longValue(Fields.MILLIS, 0)
-                    + " ms (process "
-                    + p.process()
-                    + ")");
         case WRITE -> drawWrite(svg, p, cx, rowY + 46, token);
-        case CANARY -> drawCanary(svg, p, cx, rowY + 46, token);
+        case CANARY -> {
+          if (lostCanary.contains(p.invoke().stringValue(Fields.ENTRY))) {
+            svg.triangle(
+                cx + 9,
+                rowY + 46,
+                6,
+                "fill:#ff7f00;stroke:#7a3d00",
+                "canary LOST UPDATE: the write of token " + token + " was overwritten unseen");
+          }
+        }
         case ACQUIRE -> {
           if (p.outcome() != OpType.OK) {
             svg.line(cx, rowY + 52, cx, rowY + 58, "stroke:#888;stroke-width:1");
@@ -137,23 +196,6 @@ final class TimelineHtml {
     }
   }
 
-  private static void drawCanary(Svg svg, OpPair p, double cx, double y, long token) {
-    Op done = p.completion();
-    if (p.isOk()
-        && done.longValue(Fields.OVERWROTE_VERSION, -1)
-            != p.invoke().longValue(Fields.READ_VERSION, -1)) {
-      svg.triangle(
-          cx + 9,
-          y,
-          6,
-          "fill:#ff7f00;stroke:#7a3d00",
-          "canary LOST UPDATE: token "
-              + token
-              + " overwrote the write of token "
-              + done.longValue(Fields.OVERWROTE_TOKEN, -1));
-    }
-  }
-
   private static String page(RunReport r, String svg) {
     RunMetrics m = r.metrics();
     String summary =
@@ -188,6 +230,8 @@ final class TimelineHtml {
         + "<div style=\"color:#555\">Lock bars show the last 5 digits of their token; hover any"
         + " mark or band for details. Replay: <code>"
         + Svg.escape(r.replayCommand())
+        + "</code> or <code>"
+        + Svg.escape(r.seedCommand())
         + "</code></div>\n"
         + svg
         + "</body></html>\n";

@@ -38,9 +38,7 @@ final class Histories {
             Fields.OWNER,
             owner(process),
             Fields.VALIDITY_NANOS,
-            validityMillis * 1_000_000,
-            Fields.READ_VERSION,
-            0L));
+            validityMillis * 1_000_000));
   }
 
   Histories release(long at, int process) {
@@ -65,7 +63,8 @@ final class Histories {
     return op(at + 1, outcome, process, Fn.WRITE, Map.of());
   }
 
-  Histories canary(long at, int process, long token, long readVersion, long overwroteVersion) {
+  /** A canary write by the holder of {@code token}, acknowledged at {@code at + 1}. */
+  Histories canary(long at, int process, long token) {
     op(
         at,
         OpType.INVOKE,
@@ -74,29 +73,39 @@ final class Histories {
         Map.of(
             Fields.TOKEN,
             token,
-            Fields.READ_VERSION,
-            readVersion,
+            Fields.OWNER,
+            owner(process),
             Fields.ENTRY,
             Entries.entry(token, owner(process))));
-    return op(
-        at + 1,
-        OpType.OK,
-        process,
-        Fn.CANARY,
-        Map.of(Fields.OVERWROTE_VERSION, overwroteVersion, Fields.OVERWROTE_TOKEN, 0L));
+    return op(at + 1, OpType.OK, process, Fn.CANARY, Map.of());
   }
 
   /**
    * The final read, with the fenced object holding the entries of these (process, token) writes.
    */
   Histories finalRead(long at, long[]... processAndToken) {
+    String value = value(processAndToken);
+    return finalRead(at, value, value);
+  }
+
+  /** The final read, with the given values of the fenced object and the canary. */
+  Histories finalRead(long at, String fenced, String canary) {
+    op(at, OpType.INVOKE, Op.READER, Fn.READ, Map.of());
+    return op(
+        at + 1,
+        OpType.OK,
+        Op.READER,
+        Fn.READ,
+        Map.of(Fields.FENCED, fenced, Fields.CANARY, canary));
+  }
+
+  /** The register value holding the entries of these (process, token) writes, in order. */
+  static String value(long[]... processAndToken) {
     String value = "";
     for (long[] pt : processAndToken) {
       value = Entries.append(value, Entries.entry(pt[1], owner((int) pt[0])));
     }
-    op(at, OpType.INVOKE, Op.READER, Fn.READ, Map.of());
-    return op(
-        at + 1, OpType.OK, Op.READER, Fn.READ, Map.of(Fields.FENCED, value, Fields.CANARY, ""));
+    return value;
   }
 
   Histories finalHeal(long at) {

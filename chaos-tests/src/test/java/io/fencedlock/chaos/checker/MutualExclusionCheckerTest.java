@@ -2,6 +2,7 @@ package io.fencedlock.chaos.checker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fencedlock.chaos.history.Fields;
 import io.fencedlock.chaos.history.Fn;
 import io.fencedlock.chaos.history.OpType;
 import java.util.Map;
@@ -59,6 +60,61 @@ final class MutualExclusionCheckerTest {
             .build();
 
     assertThat(checker.check(h).verdict()).isEqualTo(Verdict.TRUE);
+  }
+
+  @Test
+  void check_acquireReportedAfterItsDeadline_notAnOverlap() {
+    // Process 0 was stopped (SIGSTOP) between its acquire and its report: the report arrives at
+    // 500 ms with a deadline of 200 ms, while process 1 holds from 301 ms; process 0 never
+    // believed it held then.
+    var h =
+        new Histories()
+            .op(0, OpType.INVOKE, 0, Fn.ACQUIRE, Map.of())
+            .acquire(300, 1, 2, 1000)
+            .op(
+                500,
+                OpType.OK,
+                0,
+                Fn.ACQUIRE,
+                Map.of(
+                    Fields.TOKEN,
+                    1L,
+                    Fields.OWNER,
+                    Histories.owner(0),
+                    Fields.VALID_UNTIL,
+                    200_000_000L))
+            .release(800, 1)
+            .build();
+
+    CheckResult result = checker.check(h);
+
+    assertThat(result.verdict()).isEqualTo(Verdict.TRUE);
+    assertThat(result.metrics()).containsEntry("holds", 2L);
+  }
+
+  @Test
+  void check_acquireReportedLateWhileStillValid_overlapFound() {
+    // Same late report, but its deadline (700 ms) is after process 1's acquire: both held.
+    var h =
+        new Histories()
+            .op(0, OpType.INVOKE, 0, Fn.ACQUIRE, Map.of())
+            .acquire(300, 1, 2, 1000)
+            .op(
+                500,
+                OpType.OK,
+                0,
+                Fn.ACQUIRE,
+                Map.of(
+                    Fields.TOKEN,
+                    1L,
+                    Fields.OWNER,
+                    Histories.owner(0),
+                    Fields.VALID_UNTIL,
+                    700_000_000L))
+            .release(800, 1)
+            .build();
+
+    assertThat(checker.check(h).verdict()).isEqualTo(Verdict.FALSE);
   }
 
   @Test

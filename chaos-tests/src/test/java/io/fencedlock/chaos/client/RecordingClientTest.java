@@ -93,15 +93,4 @@ final class RecordingClientTest {
     assertThat(ok.value()).doesNotContainKey("validUntilAbsolute");
     assertThat(ok.longValue("validUntil", -1)).isEqualTo(recorder.relative(deadline));
   }
-
-  @Test
-  void canary_writeReturnsWhatItOverwrote() {
-    CanaryRegister canary = new CanaryRegister();
-    canary.write("a", 1);
-
-    CanaryRegister.Snapshot old = canary.write("a;b", 2);
-
-    assertThat(old).isEqualTo(new CanaryRegister.Snapshot(1, "a", 1));
-    assertThat(canary.read()).isEqualTo(new CanaryRegister.Snapshot(2, "a;b", 2));
-  }
 }

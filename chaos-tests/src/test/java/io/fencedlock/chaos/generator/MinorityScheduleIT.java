@@ -64,14 +64,18 @@ final class MinorityScheduleIT {
                 (ttl, work) ->
                     new WorkloadSpec(
                         TOPO.clients(),
-                        base.resource(),
+                        2,
                         Duration.ofMillis(ttl),
                         base.maxWait(),
                         base.nodeTimeout(),
                         base.maxLeaseTtl(),
                         true,
                         true,
-                        Duration.ofMillis(work)));
+                        Duration.ofMillis(work),
+                        base.renewPercent(),
+                        base.extendPercent(),
+                        false,
+                        base.storageTimeout()));
     return Combinators.combine(FaultArbitraries.minoritySchedule(TOPO, 2), workloads).as(Run::new);
   }
 }

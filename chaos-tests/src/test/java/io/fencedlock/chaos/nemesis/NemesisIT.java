@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fencedlock.chaos.fixture.ChaosCluster;
+import io.fencedlock.chaos.fixture.ClusterSpec;
 import io.fencedlock.redlock.Lease;
 import io.fencedlock.redlock.LockAcquisitionException;
 import io.fencedlock.redlock.NodeStatus;
@@ -35,14 +36,13 @@ final class NemesisIT {
 
   @BeforeAll
   static void start() {
-    cluster = ChaosCluster.start(5, 2, Persistence.AOF_ALWAYS, 7);
+    cluster = ChaosCluster.start(ClusterSpec.of(5, 2, Persistence.AOF_ALWAYS, 7));
     nemesis =
         new Nemesis(
             List.of(
                 new ProxyFaults(cluster.links()),
                 new NodeFaults(cluster.nodes()),
-                new ClockStepFaults(cluster.nodes(), List.of("nemesis:clock")),
-                new ClientPauses()));
+                new ClockStepFaults(cluster.nodes(), () -> List.of("nemesis:clock"))));
   }
 
   @AfterAll
@@ -123,7 +123,7 @@ final class NemesisIT {
   }
 
   @Test
-  void clockStep_cutsTheRemainingTtlOfLockKeys() {
+  void clockStep_pttlModel_cutsTheRemainingTtlOfLockKeys() {
     cluster.nodes().node(0).command("SET", "nemesis:clock", "owner", "PX", "60000");
     cluster.nodes().node(1).command("SET", "nemesis:clock", "owner", "PX", "60000");
 

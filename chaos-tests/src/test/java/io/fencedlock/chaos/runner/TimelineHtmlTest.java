@@ -100,7 +100,8 @@ final class TimelineHtmlTest {
             checks,
             List.of("x"),
             10,
-            Path.of("."));
+            Path.of("."),
+            new RunEnvironment("6.2.11", "redis-server", "1f716094e08a", "abc1234", "none"));
 
     String html = TimelineHtml.render(report, h);
 
@@ -111,6 +112,6 @@ final class TimelineHtmlTest {
         .contains("token 1795239218354001, process 0")
         .contains("fenced write REJECTED");
     assertThat(html).contains("client 1 stalls &lt;3 s&gt;").doesNotContain("<3 s>");
-    assertThat(html).contains("--seed 5");
+    assertThat(html).contains("--seed 5").contains("--replay");
   }
 }

@@ -57,7 +57,18 @@ public final class StorageService implements AutoCloseable {
    * @throws UncheckedIOException if the port cannot be bound
    */
   public static StorageService start(StorageConfig config) {
-    FencedStore store = JdbcFencedStore.open(config.jdbcUrl(), config.storeTimeouts());
+    return start(config, JdbcFencedStore.open(config.jdbcUrl(), config.storeTimeouts()));
+  }
+
+  /**
+   * Starts serving {@code store} on 127.0.0.1 instead of a store opened from the configuration's
+   * JDBC URL (whose value then only appears in the log). The service owns the store from now on and
+   * closes it. For harnesses that wrap the store, such as the chaos harness's negative control
+   * whose store accepts stale tokens; a production service uses {@link #start(StorageConfig)}.
+   *
+   * @throws UncheckedIOException if the port cannot be bound (the store is closed)
+   */
+  public static StorageService start(StorageConfig config, FencedStore store) {
     StoreWorkers workers =
         new StoreWorkers(config.workerThreads(), config.queueCapacity(), config.queueTimeout());
     ServiceMetrics metrics = ServiceMetrics.in(config.meterRegistry());

@@ -1,5 +1,6 @@
 package io.fencedlock.testkit.support;
 
+import io.fencedlock.testkit.ExitReaper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -78,13 +79,18 @@ public final class ChildProcess implements AutoCloseable {
             .redirectError(err.toFile());
     builder.environment().putAll(extraEnv);
     try {
-      return new ChildProcess(builder.start(), command, out, err);
+      Process process = builder.start();
+      ExitReaper.track(process);
+      return new ChildProcess(process, command, out, err);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command, e);
     }
   }
 
-  /** A command running {@code mainClass} in a JVM like this one, on this JVM's classpath. */
+  /**
+   * A command running {@code mainClass} in a JVM like this one, on this JVM's classpath (its
+   * entries made absolute, so that the child may run in another working directory).
+   */
   public static List<String> java(Class<?> mainClass, String... args) {
     return java(List.of(), mainClass, args);
   }
@@ -93,11 +99,20 @@ public final class ChildProcess implements AutoCloseable {
   public static List<String> java(List<String> jvmOptions, Class<?> mainClass, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    command.addAll(List.of("-cp", absoluteClassPath()));
     command.addAll(jvmOptions);
     command.add(mainClass.getName());
     command.addAll(List.of(args));
     return command;
+  }
+
+  /** This JVM's class path with every entry absolute. */
+  public static String absoluteClassPath() {
+    String separator = java.io.File.pathSeparator;
+    return java.util.Arrays.stream(System.getProperty("java.class.path").split(separator))
+        .filter(e -> !e.isEmpty())
+        .map(e -> Path.of(e).toAbsolutePath().toString())
+        .collect(java.util.stream.Collectors.joining(separator));
   }
 
   /** The process id. */
