@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import com.github.dockerjava.api.DockerClient;
 import io.fencedlock.redlock.Redlock;
 import io.fencedlock.testkit.Backend;
 import io.fencedlock.testkit.Deployment;
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
-import org.testcontainers.DockerClientFactory;
 
 /**
  * The extension's lifecycle, seen from outside: sample test classes run through JUnit's engine test
@@ -59,7 +57,7 @@ final class RedlockExtensionCleanupIT {
     Events tests = run(FailingContainerSample.class);
 
     tests.assertStatistics(stats -> stats.started(1).failed(1));
-    assertThat(ownedByThisJvm()).isEmpty();
+    assertThat(DockerEngine.objectsOwnedByThisJvm()).isEmpty();
   }
 
   private static Events run(Class<?> sample) {
@@ -67,30 +65,6 @@ final class RedlockExtensionCleanupIT {
         .selectors(selectClass(sample))
         .execute()
         .testEvents();
-  }
-
-  private static List<String> ownedByThisJvm() {
-    DockerClient docker = DockerClientFactory.instance().client();
-    List<String> filter = List.of(DockerEngine.OWNER_LABEL + "=" + ProcessHandle.current().pid());
-    List<String> objects = new ArrayList<>();
-    docker
-        .listContainersCmd()
-        .withShowAll(true)
-        .withLabelFilter(filter)
-        .exec()
-        .forEach(c -> objects.add("container " + c.getId()));
-    docker
-        .listVolumesCmd()
-        .withFilter("label", filter)
-        .exec()
-        .getVolumes()
-        .forEach(v -> objects.add("volume " + v.getName()));
-    docker
-        .listNetworksCmd()
-        .withFilter("label", filter)
-        .exec()
-        .forEach(n -> objects.add("network " + n.getName()));
-    return objects;
   }
 
   @RedlockDeployment(nodes = 3)

@@ -1,6 +1,8 @@
 package io.fencedlock.testkit;
 
 import com.github.dockerjava.api.DockerClient;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -103,6 +105,39 @@ public final class DockerEngine {
         LABEL, "true",
         OWNER_LABEL, Long.toString(ProcessHandle.current().pid()),
         SESSION_LABEL, session());
+  }
+
+  /**
+   * "container NAME", "volume NAME", "network NAME" of every object on the engine labelled {@code
+   * label=value}: what a test checks is gone after a run.
+   */
+  public static List<String> objectsLabelled(String label, String value) {
+    DockerClient docker = client();
+    List<String> filter = List.of(label + "=" + value);
+    List<String> objects = new ArrayList<>();
+    docker
+        .listContainersCmd()
+        .withShowAll(true)
+        .withLabelFilter(filter)
+        .exec()
+        .forEach(c -> objects.add("container " + String.join(",", c.getNames())));
+    docker
+        .listVolumesCmd()
+        .withFilter("label", filter)
+        .exec()
+        .getVolumes()
+        .forEach(v -> objects.add("volume " + v.getName()));
+    docker
+        .listNetworksCmd()
+        .withFilter("label", filter)
+        .exec()
+        .forEach(n -> objects.add("network " + n.getName()));
+    return objects;
+  }
+
+  /** {@link #objectsLabelled} for this JVM's owner label: what this JVM still has on the engine. */
+  public static List<String> objectsOwnedByThisJvm() {
+    return objectsLabelled(OWNER_LABEL, Long.toString(ProcessHandle.current().pid()));
   }
 
   private static String session() {

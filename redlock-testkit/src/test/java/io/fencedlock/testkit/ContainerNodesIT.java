@@ -179,11 +179,11 @@ final class ContainerNodesIT {
     ContainerNodes nodes = ContainerNodes.start(2, Persistence.AOF_ALWAYS);
     String owner = Long.toString(ProcessHandle.current().pid());
     List<String> names = nodes.nodes().stream().map(n -> "container /" + name(n)).toList();
-    assertThat(DockerObjects.labelled(DockerEngine.OWNER_LABEL, owner)).containsAll(names);
+    assertThat(DockerEngine.objectsLabelled(DockerEngine.OWNER_LABEL, owner)).containsAll(names);
 
     nodes.close();
 
-    assertThat(DockerObjects.labelled(DockerEngine.OWNER_LABEL, owner)).isEmpty();
+    assertThat(DockerEngine.objectsLabelled(DockerEngine.OWNER_LABEL, owner)).isEmpty();
   }
 
   @Test
@@ -201,7 +201,7 @@ final class ContainerNodesIT {
         .hasMessageContaining("--maxmemory-policy no-such-policy")
         .hasMessageContaining("--save \"\"")
         .hasMessageContaining("FATAL CONFIG FILE ERROR");
-    assertThat(DockerObjects.labelled(DockerEngine.OWNER_LABEL, owner)).isEmpty();
+    assertThat(DockerEngine.objectsLabelled(DockerEngine.OWNER_LABEL, owner)).isEmpty();
   }
 
   private static String name(ContainerNode node) {
