@@ -73,7 +73,7 @@ public final class ChildProcess implements AutoCloseable {
     Path out = logDir.resolve("child-" + n + ".out");
     Path err = logDir.resolve("child-" + n + ".err");
     ProcessBuilder builder =
-        new ProcessBuilder(command)
+        new ProcessBuilder(withNativeLibrariesUnder(logDir, command))
             .directory(workDir.toFile())
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
@@ -88,6 +88,25 @@ public final class ChildProcess implements AutoCloseable {
   }
 
   /**
+   * A child JVM extracts sqlite-jdbc's native library into a temporary file that it deletes at
+   * exit; a child killed with SIGKILL (as the storage tests and the chaos harness do) cannot, and
+   * left a copy in /tmp per kill. Under {@code logDir}, which the child's owner deletes, nothing
+   * stays behind.
+   */
+  private static List<String> withNativeLibrariesUnder(Path logDir, List<String> command) {
+    if (command.isEmpty() || !command.get(0).equals(javaBinary())) {
+      return command;
+    }
+    List<String> withOption = new ArrayList<>(command);
+    withOption.add(1, "-Dorg.sqlite.tmpdir=" + logDir.toAbsolutePath());
+    return withOption;
+  }
+
+  private static String javaBinary() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /**
    * A command running {@code mainClass} in a JVM like this one, on this JVM's classpath (its
    * entries made absolute, so that the child may run in another working directory).
    */
@@ -98,7 +117,7 @@ public final class ChildProcess implements AutoCloseable {
   /** {@link #java(Class, String...)} with JVM options (e.g. {@code -Dname=value}) first. */
   public static List<String> java(List<String> jvmOptions, Class<?> mainClass, String... args) {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(javaBinary());
     command.addAll(List.of("-cp", absoluteClassPath()));
     command.addAll(jvmOptions);
     command.add(mainClass.getName());
