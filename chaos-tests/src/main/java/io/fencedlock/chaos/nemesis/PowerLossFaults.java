@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +25,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * would make it durable, and a power loss kills the node, cuts its file back to the size noted
  * last, and restarts it (Redis loads a cut file: {@code aof-load-truncated yes}). The marker,
  * written long before, survives; the last second of counters, high-water marks and locks does not.
- * Processes only. Thread-safe.
+ *
+ * <p>To show that mechanism in each run rather than assume it, the applier reads the node's
+ * monotonic counters (every fence counter and the high-water mark) just before the kill and again
+ * after the restart, and its effect names each counter that went back and whether the init marker
+ * survived. Counters can only grow between the read and the kill, so a counter found lower after
+ * the restart really rolled back. Processes only. Thread-safe.
  */
 public final class PowerLossFaults implements FaultApplier {
   static final String AOF = "appendonly.aof";
@@ -40,12 +47,19 @@ public final class PowerLossFaults implements FaultApplier {
           });
 
   public PowerLossFaults(RedisNodes nodes) {
-    this.nodes = nodes;
-    this.synced = new AtomicLongArray(nodes.size());
-    fsync.scheduleAtFixedRate(this::tick, 0, FSYNC_MILLIS, TimeUnit.MILLISECONDS);
+    this(nodes, FSYNC_MILLIS);
   }
 
-  private void tick() {
+  /** With the emulated fsync every {@code fsyncMillis}; the first one happens here. */
+  PowerLossFaults(RedisNodes nodes, long fsyncMillis) {
+    this.nodes = nodes;
+    this.synced = new AtomicLongArray(nodes.size());
+    tick();
+    fsync.scheduleAtFixedRate(this::tick, fsyncMillis, fsyncMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** One emulated fsync: what each node's file holds now survives a power loss. */
+  void tick() {
     for (RedisNode node : nodes) {
       synced.set(node.index(), size(aof(node)));
     }
@@ -74,6 +88,7 @@ public final class PowerLossFaults implements FaultApplier {
     for (int n : ((Fault.PowerLoss) fault).nodes()) {
       RedisNode node = nodes.node(n);
       long keep = synced.get(n);
+      Optional<Map<String, Long>> before = NodeCounters.read(node);
       node.kill();
       Path file = aof(node);
       long size = size(file);
@@ -81,7 +96,14 @@ public final class PowerLossFaults implements FaultApplier {
         truncate(file, keep);
       }
       node.restart(Persistence.AOF_EVERYSEC);
-      lost.add("n" + n + " lost " + Math.max(0, size - keep) + " bytes");
+      lost.add(
+          "n"
+              + n
+              + " lost "
+              + Math.max(0, size - keep)
+              + " bytes"
+              + NodeCounters.rollbacks(before, NodeCounters.read(node))
+              + NodeCounters.marker(node));
     }
     return String.join(", ", lost);
   }

@@ -66,13 +66,17 @@ record CampaignReport(
   /**
    * What the campaign as a whole must show: the storage runs, together, had writes of unknown
    * outcome ({@link Expectations#unknownWrites}); the client-fault runs, together, signalled
-   * clients ({@link Expectations#clientsSignalled}). A one-fault schedule may miss either.
+   * clients ({@link Expectations#clientsSignalled}); the clock-strobe runs, together, cut leases
+   * short ({@link Expectations#mutualExclusionBroken}: how a strobe shows that it bit, which one
+   * short schedule may not). A one-fault schedule may miss any of them.
    */
   List<String> unmet() {
     List<String> unmet = new ArrayList<>();
     unmet.addAll(together(FaultMix.STORAGE, Expectations.unknownWrites(), "storage runs"));
     unmet.addAll(
         together(FaultMix.CLIENT_PROCESS, Expectations.clientsSignalled(), "client-fault runs"));
+    unmet.addAll(
+        together(FaultMix.CLOCK_STROBE, Expectations.mutualExclusionBroken(), "clock-strobe runs"));
     return unmet;
   }
 
@@ -177,6 +181,7 @@ record CampaignReport(
               total(runs, RunMetrics.LIST_APPEND_CANARY),
               total(runs, RunMetrics.DURABILITY)));
     }
+    powerLoss(b);
     b.append("\n## Fault coverage\n\n");
     b.append(
         "Faults applied by kind; *bit*: the clients saw errors or timeouts inside the fault's"
@@ -204,7 +209,8 @@ record CampaignReport(
     b.append(
         unmet().isEmpty()
             ? "Held: the storage runs had writes of unknown outcome; the client-fault runs"
-                + " signalled clients.\n"
+                + " signalled clients; the clock-strobe runs cut leases short (mutual-exclusion"
+                + " overlaps).\n"
             : "");
     unmet().forEach(u -> b.append("- NOT HELD: ").append(u).append('\n'));
     b.append("\n## Runs whose expectation did not hold\n\n");
@@ -229,6 +235,42 @@ record CampaignReport(
     }
     errors.forEach(e -> b.append("- ").append(e).append('\n'));
     return b.toString();
+  }
+
+  /**
+   * What the power losses did, run by run: whether a counter rolled back, and whether the runs with
+   * token violations are among those (the mechanism: the init marker survives, so the node is not
+   * excluded, while its fence counters go back).
+   */
+  private void powerLoss(StringBuilder b) {
+    List<RunReport> runs =
+        reports.stream().filter(r -> r.experiment().mix() == FaultMix.POWER_LOSS).toList();
+    if (runs.isEmpty()) {
+      return;
+    }
+    long rolledBack = runs.stream().filter(r -> rollbacks(r) > 0).count();
+    List<RunReport> broken =
+        runs.stream().filter(r -> r.metrics().get(RunMetrics.TOKENS) > 0).toList();
+    long brokenRolledBack = broken.stream().filter(r -> rollbacks(r) > 0).count();
+    long overlaps = runs.stream().filter(r -> r.metrics().get(RunMetrics.ME) > 0).count();
+    b.append("\n## Power loss\n\n");
+    b.append("| | count |\n|---|---|\n");
+    row(b, "power-loss runs", runs.size());
+    row(b, "bytes of append-only file cut", total(runs, RunMetrics.POWER_LOSS_BYTES));
+    row(
+        b,
+        "counters rolled back (fence counters and high-water marks)",
+        total(runs, RunMetrics.POWER_LOSS_ROLLBACKS));
+    row(b, "runs in which a counter rolled back", rolledBack);
+    row(
+        b,
+        "runs with token violations (of which a counter rolled back)",
+        broken.size() + " (" + brokenRolledBack + ")");
+    row(b, "runs with mutual-exclusion overlaps", overlaps);
+  }
+
+  private static long rollbacks(RunReport r) {
+    return r.metrics().get(RunMetrics.POWER_LOSS_ROLLBACKS);
   }
 
   private void environment(StringBuilder b) {

@@ -54,11 +54,18 @@ public record RunMetrics(Map<String, Long> counts, Map<String, Verdict> verdicts
   public static final String READMISSIONS = "readmissions";
   public static final String READMISSIONS_BY_HIGH_WATER = "readmissionsByHighWater";
   public static final String POWER_LOSS_BYTES = "powerLossBytes";
+
+  /**
+   * Fence counters and high-water marks a power loss was seen to roll back ({@code NodeCounters}).
+   */
+  public static final String POWER_LOSS_ROLLBACKS = "powerLossCounterRollbacks";
+
   public static final String EXTENDS = "extends";
   public static final String RENEWED_LEASES = "renewedLeases";
   public static final String STORAGE_RESTARTS = "storageRestarts";
 
   private static final Pattern LOST_BYTES = Pattern.compile("lost (\\d+) bytes");
+  private static final Pattern ROLLED_BACK = Pattern.compile("(\\d+) of \\d+ counters rolled back");
 
   public RunMetrics {
     counts = Map.copyOf(counts);
@@ -217,6 +224,10 @@ public record RunMetrics(Map<String, Long> counts, Map<String, Verdict> verdicts
         Matcher m = LOST_BYTES.matcher(op.stringValue(Fields.EFFECT));
         while (m.find()) {
           c.merge(POWER_LOSS_BYTES, Long.parseLong(m.group(1)), Long::sum);
+        }
+        Matcher back = ROLLED_BACK.matcher(op.stringValue(Fields.EFFECT));
+        while (back.find()) {
+          c.merge(POWER_LOSS_ROLLBACKS, Long.parseLong(back.group(1)), Long::sum);
         }
       } else if (op.f() == Fn.SIGNAL) {
         String signal = op.stringValue(Fields.SIGNAL);

@@ -81,4 +81,45 @@ final class CampaignReportTest {
     assertThat(new CampaignReport("c", List.of(failed), List.of(), Duration.ZERO).markdown())
         .contains("minority-faults seed 1: 1 mutual-exclusion violations");
   }
+
+  @Test
+  void unmet_clockStrobeRunsThatNeverCutALeaseShort() {
+    RunReport strobeNoOverlap = run(Experiments.CLOCK_STROBE, 4, Map.of(), "");
+
+    assertThat(new CampaignReport("c", List.of(strobeNoOverlap), List.of(), Duration.ZERO).unmet())
+        .singleElement()
+        .asString()
+        .startsWith("clock-strobe runs together:");
+  }
+
+  @Test
+  void markdown_powerLoss_saysWhichRunsWithTokenViolationsRolledACounterBack() {
+    CampaignReport report =
+        new CampaignReport(
+            "c",
+            List.of(
+                run(
+                    Experiments.POWER_LOSS,
+                    1,
+                    Map.of(
+                        RunMetrics.POWER_LOSS_BYTES, 100L,
+                        RunMetrics.POWER_LOSS_ROLLBACKS, 2L,
+                        RunMetrics.TOKENS, 3L),
+                    ""),
+                run(Experiments.POWER_LOSS, 2, Map.of(RunMetrics.POWER_LOSS_BYTES, 50L), ""),
+                run(
+                    Experiments.POWER_LOSS,
+                    3,
+                    Map.of(RunMetrics.TOKENS, 1L, RunMetrics.ME, 1L),
+                    "")),
+            List.of(),
+            Duration.ZERO);
+
+    assertThat(report.markdown())
+        .contains("| power-loss runs | 3 |")
+        .contains("| bytes of append-only file cut | 150 |")
+        .contains("| runs in which a counter rolled back | 1 |")
+        .contains("| runs with token violations (of which a counter rolled back) | 2 (1) |")
+        .contains("| runs with mutual-exclusion overlaps | 1 |");
+  }
 }
