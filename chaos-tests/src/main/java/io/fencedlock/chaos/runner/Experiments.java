@@ -197,6 +197,31 @@ public final class Experiments {
               live(),
               faultsBit()));
 
+  /**
+   * {@link #STORAGE} with the storage service on PostgreSQL (a private server that keeps running
+   * while the service is killed and restarted) instead of SQLite.
+   */
+  public static final Experiment STORAGE_POSTGRES =
+      of(
+          "storage-faults-postgres",
+          Role.SAFETY,
+          "storage-faults with the storage service on PostgreSQL (fsync on; the server keeps"
+              + " running while the service is killed): writes of unknown outcome are INFO, the"
+              + " fenced object and its highest token survive every crash",
+          FaultMix.STORAGE,
+          3,
+          STANDARD,
+          false,
+          StorageProcess.Mode.POSTGRES,
+          allOf(
+              progress(),
+              mutualExclusion(),
+              tokens(),
+              fencedSafe(),
+              durable(),
+              live(),
+              faultsBit()));
+
   public static final Experiment READMISSION =
       safety(
           "readmission",
@@ -287,6 +312,7 @@ public final class Experiments {
           AMNESIA_SAFE,
           MAJORITY_DOWN,
           STORAGE,
+          STORAGE_POSTGRES,
           READMISSION,
           POWER_LOSS,
           NETWORK,

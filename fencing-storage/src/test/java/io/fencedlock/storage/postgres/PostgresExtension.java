@@ -1,5 +1,6 @@
 package io.fencedlock.storage.postgres;
 
+import io.fencedlock.testkit.postgres.PostgresServer;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 

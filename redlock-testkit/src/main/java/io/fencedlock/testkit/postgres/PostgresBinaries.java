@@ -1,4 +1,4 @@
-package io.fencedlock.storage.postgres;
+package io.fencedlock.testkit.postgres;
 
 import java.io.File;
 import java.io.IOException;
@@ -11,10 +11,13 @@ import java.util.stream.Stream;
 
 /**
  * Finds the directory holding {@code initdb}, {@code pg_ctl} and {@code postgres}: {@code $PG_BIN},
- * else the highest {@code /usr/lib/postgresql/<version>/bin}, else the {@code PATH}. Stateless.
+ * else the highest {@code /usr/lib/postgresql/<version>/bin}, else the {@code PATH}. Stateless. The
+ * {@code fencedlock} launcher installs Debian's {@code postgresql} package when none is found, so
+ * that this search succeeds on a fresh machine.
  */
-final class PostgresBinaries {
-  static final String MISSING =
+public final class PostgresBinaries {
+  /** The failure message when no installation is found: says how to install one. */
+  public static final String MISSING =
       "PostgreSQL binaries not found: install postgresql (apt-get install postgresql)"
           + " or set PG_BIN";
 
@@ -25,7 +28,7 @@ final class PostgresBinaries {
    *
    * @throws IllegalStateException with {@link #MISSING} if there are none
    */
-  static Path find() {
+  public static Path find() {
     return find(
         Optional.ofNullable(System.getenv("PG_BIN")),
         Path.of("/usr/lib/postgresql"),

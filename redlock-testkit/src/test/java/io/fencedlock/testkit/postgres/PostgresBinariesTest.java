@@ -1,4 +1,4 @@
-package io.fencedlock.storage.postgres;
+package io.fencedlock.testkit.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,6 +1,4 @@
-package io.fencedlock.storage.postgres;
-
-import static org.awaitility.Awaitility.await;
+package io.fencedlock.testkit.postgres;
 
 import io.fencedlock.testkit.support.TempDirs;
 import io.fencedlock.testkit.support.Timing;
@@ -11,10 +9,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipalLookupService;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,13 +18,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A private PostgreSQL server for tests: initdb into a temp directory (trust auth), started on a
- * free loopback port with fsync on, stopped and deleted by {@link #close()} or, failing that, by a
- * shutdown hook. Never uses a server someone else started. Runs PostgreSQL as user {@code postgres}
- * through {@code runuser} when this JVM is root, since PostgreSQL refuses to run as root.
- * Thread-safe.
+ * A private PostgreSQL server for tests and the chaos harness: initdb into a temp directory (trust
+ * auth), started on a free loopback port with fsync on, stopped and deleted by {@link #close()} or,
+ * failing that, by a shutdown hook. Never uses a server someone else started. Runs PostgreSQL as
+ * user {@code postgres} through {@code runuser} when this JVM is root, since PostgreSQL refuses to
+ * run as root.
+ *
+ * <p>Everything is done with PostgreSQL's own tools from the same bin directory ({@code initdb},
+ * {@code pg_ctl}, {@code pg_isready}, {@code createdb}), so the test kit carries no JDBC driver;
+ * callers connect with the URLs of {@link #createDatabase()}. Thread-safe.
  */
-final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PostgresServer.class);
   private static final String OS_USER = "postgres";
   private static final int START_ATTEMPTS = 3;
@@ -51,11 +49,12 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /**
-   * Creates and starts a fresh server.
+   * Creates and starts a fresh server; returns once it accepts connections.
    *
-   * @throws IllegalStateException if PostgreSQL is not installed or does not start
+   * @throws IllegalStateException if PostgreSQL is not installed (the message says how to install
+   *     it) or does not start
    */
-  static PostgresServer start() {
+  public static PostgresServer start() {
     Path bin = PostgresBinaries.find();
     Path baseDir = createBaseDir();
     PostgresServer server = null;
@@ -88,19 +87,29 @@ final class PostgresServer implements AutoCloseable {
     }
   }
 
-  /** Creates an empty database and returns its JDBC URL. */
-  String createDatabase() {
+  /**
+   * Creates an empty database and returns its JDBC URL ({@code jdbc:postgresql://...}).
+   *
+   * @throws IllegalStateException if {@code createdb} fails
+   */
+  public String createDatabase() {
     String name = "fencedlock_" + databases.incrementAndGet();
-    try (Connection connection = DriverManager.getConnection(url("postgres"));
-        Statement statement = connection.createStatement()) {
-      statement.execute("CREATE DATABASE " + name);
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot create database " + name, e);
-    }
+    run(
+        bin,
+        baseDir,
+        "createdb",
+        "-h",
+        "127.0.0.1",
+        "-p",
+        Integer.toString(port),
+        "-U",
+        OS_USER,
+        name);
     return url(name);
   }
 
-  int port() {
+  /** The loopback port the server listens on. */
+  public int port() {
     return port;
   }
 
@@ -152,17 +161,18 @@ final class PostgresServer implements AutoCloseable {
     throw failure;
   }
 
+  /** Polls {@code pg_isready} on the TCP port (what clients use) until it answers, bounded. */
   private void awaitConnections() {
-    await("PostgreSQL accepting connections on port " + port)
-        .atMost(Timing.PROCESS)
-        .pollInterval(100, TimeUnit.MILLISECONDS)
-        .ignoreExceptionsInstanceOf(SQLException.class)
-        .until(
-            () -> {
-              try (Connection connection = DriverManager.getConnection(url("postgres"))) {
-                return connection.isValid(5);
-              }
-            });
+    long deadline = System.nanoTime() + Timing.PROCESS.toNanos();
+    List<String> probe =
+        List.of("-h", "127.0.0.1", "-p", Integer.toString(port), "-U", OS_USER, "-t", "5");
+    while (exitCode(bin, baseDir, "pg_isready", probe.toArray(String[]::new)) != 0) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException(
+            "PostgreSQL not accepting connections on port " + port + " within " + Timing.PROCESS);
+      }
+      pause(100);
+    }
   }
 
   private void stopAndDelete() {
@@ -207,15 +217,28 @@ final class PostgresServer implements AutoCloseable {
     }
   }
 
-  /** Runs one PostgreSQL tool to completion, as user postgres when we are root. */
+  /** Runs one PostgreSQL tool to completion, failing with its output if it exits non-zero. */
   private static void run(Path bin, Path baseDir, String tool, String... args) {
+    Path output = outputFile(baseDir, tool);
+    int exit = exitCode(bin, baseDir, tool, output, args);
+    if (exit != 0) {
+      throw new IllegalStateException(
+          tool + " " + String.join(" ", args) + " failed with " + exit + ":\n" + read(output));
+    }
+  }
+
+  private static int exitCode(Path bin, Path baseDir, String tool, String... args) {
+    return exitCode(bin, baseDir, tool, outputFile(baseDir, tool), args);
+  }
+
+  /** Runs one PostgreSQL tool to completion, as user postgres when we are root. */
+  private static int exitCode(Path bin, Path baseDir, String tool, Path output, String... args) {
     List<String> command = new ArrayList<>();
     if (isRoot()) {
       command.addAll(List.of("runuser", "-u", OS_USER, "--"));
     }
     command.add(bin.resolve(tool).toString());
     command.addAll(List.of(args));
-    Path output = baseDir.resolve(tool + "-" + System.nanoTime() + ".out");
     try {
       Process process =
           new ProcessBuilder(command)
@@ -227,19 +250,33 @@ final class PostgresServer implements AutoCloseable {
         process.destroyForcibly();
         throw new IllegalStateException(tool + " did not finish in " + Timing.PROCESS);
       }
-      if (process.exitValue() != 0) {
-        throw new IllegalStateException(
-            String.join(" ", command)
-                + " failed with "
-                + process.exitValue()
-                + ":\n"
-                + Files.readString(output));
-      }
+      return process.exitValue();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run " + command, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while running " + tool, e);
+    }
+  }
+
+  private static Path outputFile(Path baseDir, String tool) {
+    return baseDir.resolve(tool + "-" + System.nanoTime() + ".out");
+  }
+
+  private static String read(Path output) {
+    try {
+      return Files.readString(output);
+    } catch (IOException e) {
+      return "(output unreadable: " + e + ")";
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      TimeUnit.MILLISECONDS.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for PostgreSQL", e);
     }
   }
 
