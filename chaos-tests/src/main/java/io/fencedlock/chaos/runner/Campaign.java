@@ -21,7 +21,9 @@ import java.util.concurrent.Future;
  * run one after another in one {@link Session} (one cluster and one set of client processes for all
  * of them, reopened only if a run leaves it broken, or for every run of an experiment that needs a
  * fresh cluster), and passing runs keep only their {@code results.json}. A run that throws is
- * recorded as an error and the campaign goes on. Not thread-safe.
+ * recorded as an error and the campaign goes on. The Redis binary is pinned at the campaign's start
+ * ({@link PinnedBinary}): a session whose nodes run another binary does not start, and its runs are
+ * recorded as errors, which fail the campaign. Not thread-safe.
  */
 final class Campaign {
   /**
@@ -33,12 +35,25 @@ final class Campaign {
   private final Backend backend;
   private final Path out;
   private final PrintStream console;
+  private final PinnedBinary pinned;
   private final List<String> errors = new ArrayList<>();
 
+  /** A campaign that pins the binary the test kit resolves now, at its start. */
   Campaign(Backend backend, Path out, PrintStream console) {
+    this(backend, out, console, PinnedBinary.resolve());
+  }
+
+  /** A campaign whose every node must run {@code pinned}. */
+  Campaign(Backend backend, Path out, PrintStream console, PinnedBinary pinned) {
     this.backend = backend;
     this.out = out;
     this.console = console;
+    this.pinned = pinned;
+  }
+
+  /** The binary every node of this campaign must run. */
+  PinnedBinary pinned() {
+    return pinned;
   }
 
   /**
@@ -121,7 +136,7 @@ final class Campaign {
           if (session == null || !session.fits(experiment) || experiment.freshCluster()) {
             closeQuietly(session);
             session = null;
-            session = Session.open(experiment, backend, next);
+            session = Session.open(experiment, backend, next, pinned);
           }
           FaultSchedule schedule = ExperimentRunner.schedule(experiment, next);
           RunReport report = session.run(experiment, next, schedule, out, console, false);

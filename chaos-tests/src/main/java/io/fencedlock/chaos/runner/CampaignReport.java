@@ -21,13 +21,24 @@ import java.util.TreeSet;
  * @param reports every run that produced a report
  * @param errors the runs that threw instead
  * @param wallTime the campaign's duration
+ * @param pinnedBinary the Redis binary every node of the campaign had to run ({@link
+ *     PinnedBinary#describe()}), empty for an aggregate of stored runs, which pinned nothing
  */
 record CampaignReport(
-    String command, List<RunReport> reports, List<String> errors, Duration wallTime) {
+    String command,
+    List<RunReport> reports,
+    List<String> errors,
+    Duration wallTime,
+    String pinnedBinary) {
 
   CampaignReport {
     reports = List.copyOf(reports);
     errors = List.copyOf(errors);
+  }
+
+  /** A report that pinned no binary (an aggregate of stored runs). */
+  CampaignReport(String command, List<RunReport> reports, List<String> errors, Duration wallTime) {
+    this(command, reports, errors, wallTime, "");
   }
 
   long passed() {
@@ -286,6 +297,11 @@ record CampaignReport(
     }
     b.append("- Commit: ").append(String.join(", ", commits)).append('\n');
     b.append("- Redis: ").append(String.join(", ", redis)).append('\n');
+    if (!pinnedBinary.isEmpty()) {
+      b.append("- Pinned for every node (a node running another binary fails its run): ")
+          .append(pinnedBinary)
+          .append('\n');
+    }
     b.append("- Clock model, runs: ").append(models).append('\n');
     b.append("- Machine: ")
         .append(Runtime.getRuntime().availableProcessors())
@@ -332,6 +348,7 @@ record CampaignReport(
     o.put("campaignUnmet", unmet());
     o.put("errors", errors);
     o.put("wallTimeSeconds", wallTime.toSeconds());
+    o.put("pinnedRedisBinary", pinnedBinary);
     o.put("faultsApplied", countsStartingWith("fault."));
     o.put("signals", countsStartingWith("signal."));
     Map<String, Long> safety = new LinkedHashMap<>();

@@ -117,7 +117,10 @@ public final class ChaosMain {
     return report.passed();
   }
 
-  /** Shrinks a failing run's schedule; prints the smallest one and the run that showed it. */
+  /**
+   * Shrinks a failing run's schedule, keeping the checkers' violations it showed ({@link
+   * RecordedRun#failsAgainIn}); prints the smallest one and the run that showed it.
+   */
   private static void shrink(ChaosOptions options, PrintStream out) {
     RecordedRun recorded = RecordedRun.read(options.shrink().orElseThrow());
     ExperimentRunner runner = new ExperimentRunner(options.out(), out, options.backend());
@@ -127,17 +130,22 @@ public final class ChaosMain {
             recorded.schedule(),
             candidate -> {
               RunReport r = runner.run(recorded.experiment(), recorded.seed(), candidate);
-              if (!r.passed()) {
+              boolean fails = recorded.failsAgainIn(r);
+              if (fails) {
                 lastFailing[0] = r.dir().resolve("results.json");
               }
-              return !r.passed();
+              return fails;
             },
             SHRINK_RUNS);
     out.printf(
-        "%nshrunk %d fault(s) to %d in %d run(s): %s%nreplay: ./fencedlock chaos --replay %s%n",
+        "%nshrunk %d fault(s) to %d in %d run(s), keeping %s: %s%nreplay: ./fencedlock chaos"
+            + " --replay %s%n",
         recorded.schedule().faults().size(),
         result.schedule().faults().size(),
         result.runs(),
+        recorded.violated().isEmpty()
+            ? "the unmet expectation"
+            : "the violations of " + recorded.violated(),
         result.schedule(),
         lastFailing[0]);
   }
@@ -157,6 +165,7 @@ public final class ChaosMain {
         shares.entrySet().stream().map(e -> e.getKey().name() + "=" + e.getValue()).toList());
     long began = System.nanoTime();
     Campaign campaign = new Campaign(options.backend(), options.out(), out);
+    out.println("every node must run " + campaign.pinned().describe());
     List<RunReport> reports = campaign.run(shares, options.seed(), options.parallel());
     List<String> command = new ArrayList<>(List.of(args));
     if (!command.contains("--seed")) {
@@ -167,7 +176,8 @@ public final class ChaosMain {
             "./fencedlock chaos " + String.join(" ", command),
             reports,
             campaign.errors(),
-            Duration.ofNanos(System.nanoTime() - began));
+            Duration.ofNanos(System.nanoTime() - began),
+            campaign.pinned().describe());
     writeCampaign(options.out(), report, out);
     return report.passedAll();
   }

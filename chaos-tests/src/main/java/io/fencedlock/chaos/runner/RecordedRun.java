@@ -1,7 +1,10 @@
 package io.fencedlock.chaos.runner;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.fencedlock.chaos.checker.FaultEffectChecker;
+import io.fencedlock.chaos.checker.Verdict;
 import io.fencedlock.chaos.nemesis.FaultSchedule;
 import io.fencedlock.chaos.nemesis.ScheduleJson;
 import java.io.IOException;
@@ -9,17 +12,25 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What a {@code results.json} recorded, enough to run it again: the experiment (from the catalogue,
  * with the recorded fault count), the seed (ops and proxy draws) and the schedule itself (not
- * regenerated from the seed, so a shrunk or hand-edited schedule replays as written). Immutable.
+ * regenerated from the seed, so a shrunk or hand-edited schedule replays as written), and which
+ * checkers found a violation (what a shrink must keep failing). Immutable.
  *
  * @param experiment the experiment
  * @param seed the seed
  * @param schedule the faults
+ * @param violated the checkers that found a violation in the recorded run (verdict FALSE), but for
+ *     the fault-effect checker
  */
-record RecordedRun(Experiment experiment, long seed, FaultSchedule schedule) {
+record RecordedRun(Experiment experiment, long seed, FaultSchedule schedule, Set<String> violated) {
+  RecordedRun {
+    violated = Set.copyOf(violated);
+  }
 
   /**
    * Reads {@code results.json}.
@@ -48,7 +59,35 @@ record RecordedRun(Experiment experiment, long seed, FaultSchedule schedule) {
     if (o.has("faults")) {
       experiment = experiment.withFaults(o.get("faults").getAsInt());
     }
+    Set<String> violated = new TreeSet<>();
+    if (o.has("checks")) {
+      for (JsonElement check : o.getAsJsonArray("checks")) {
+        JsonObject c = check.getAsJsonObject();
+        // Whether each fault bit is a fact about the schedule, not a failure of the lock: a
+        // shrink that must keep it could never drop a fault.
+        if (Verdict.FALSE.name().equals(c.get("verdict").getAsString())
+            && !FaultEffectChecker.NAME.equals(c.get("checker").getAsString())) {
+          violated.add(c.get("checker").getAsString());
+        }
+      }
+    }
     return new RecordedRun(
-        experiment, o.get("seed").getAsLong(), ScheduleJson.fromJson(o.get("scheduleFaults")));
+        experiment,
+        o.get("seed").getAsLong(),
+        ScheduleJson.fromJson(o.get("scheduleFaults")),
+        violated);
+  }
+
+  /**
+   * Whether {@code candidate} failed the way this run did: every checker that found a violation
+   * here finds one again (a negative control "fails" by its violation, which its expectation
+   * wants); a recorded run without violations failed by its unmet expectations, so then the
+   * candidate must fail its expectation too.
+   */
+  boolean failsAgainIn(RunReport candidate) {
+    if (violated.isEmpty()) {
+      return !candidate.passed();
+    }
+    return violated.stream().allMatch(c -> candidate.metrics().verdict(c) == Verdict.FALSE);
   }
 }

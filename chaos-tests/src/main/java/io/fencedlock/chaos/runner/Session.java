@@ -74,6 +74,18 @@ public final class Session implements AutoCloseable {
    * @throws io.fencedlock.testkit.DockerUnavailableException on containers without a Docker engine
    */
   public static Session open(Experiment experiment, Backend backend, long seed) {
+    return open(experiment, backend, seed, null);
+  }
+
+  /**
+   * Starts the cluster and the clients {@code experiment} needs, and checks that every node runs
+   * the {@code pinned} binary (none if null).
+   *
+   * @throws IllegalStateException if a node runs another binary (the cluster is stopped)
+   * @throws io.fencedlock.testkit.DockerUnavailableException on containers without a Docker engine
+   */
+  public static Session open(
+      Experiment experiment, Backend backend, long seed, PinnedBinary pinned) {
     ClusterSpec spec =
         new ClusterSpec(
             backend,
@@ -84,6 +96,14 @@ public final class Session implements AutoCloseable {
             experiment.storage(),
             seed);
     ChaosCluster cluster = ChaosCluster.start(spec);
+    if (pinned != null) {
+      try {
+        pinned.verify(cluster.nodes());
+      } catch (RuntimeException e) {
+        cluster.close();
+        throw e;
+      }
+    }
     Workload workload = new Workload(experiment.workload(), cluster);
     try {
       workload.open();

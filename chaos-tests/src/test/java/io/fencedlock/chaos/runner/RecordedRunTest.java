@@ -35,6 +35,20 @@ final class RecordedRunTest {
   }
 
   @Test
+  void parse_checks_violationsAreTheFalseVerdictsButTheFaultEffects() {
+    String json =
+        "{\"name\":\"clock-step\",\"seed\":1,\"scheduleFaults\":[],\"checks\":["
+            + "{\"checker\":\"mutual-exclusion\",\"verdict\":\"FALSE\"},"
+            + "{\"checker\":\"tokens\",\"verdict\":\"TRUE\"},"
+            + "{\"checker\":\"canary\",\"verdict\":\"FALSE\"},"
+            + "{\"checker\":\"faults\",\"verdict\":\"FALSE\"}]}";
+
+    RecordedRun run = RecordedRun.parse(json);
+
+    assertThat(run.violated()).containsExactlyInAnyOrder("mutual-exclusion", "canary");
+  }
+
+  @Test
   void parse_unknownExperimentOrNoSchedule_rejected() {
     assertThatThrownBy(
             () -> RecordedRun.parse("{\"name\":\"nope\",\"seed\":1,\"scheduleFaults\":[]}"))
