@@ -32,6 +32,11 @@ final class Checkpoints {
     armed = null;
   }
 
+  /** Whether {@code point} is armed and not reached yet. */
+  synchronized boolean isArmed(Point point) {
+    return armed == point;
+  }
+
   /** The harness's answer to the last {@code at}. */
   synchronized void go() {
     go.countDown();

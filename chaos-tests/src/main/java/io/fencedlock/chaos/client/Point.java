@@ -11,7 +11,8 @@ public enum Point {
   ANY,
   /**
    * Between the two phases of a fenced acquire: a quorum granted the lock and the client is about
-   * to write the token (the driver's first {@code writeToken} of an acquire).
+   * to write the token (the driver's first {@code writeToken} of an acquire). While it is armed,
+   * the client's token prediction misses, so that its acquires take the second phase.
    */
   BETWEEN_PHASES,
   /** In a write, after the fence was accepted and before the read and the put. */

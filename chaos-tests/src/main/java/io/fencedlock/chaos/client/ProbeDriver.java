@@ -15,16 +15,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link NodeDriver} around the real one that changes nothing the algorithm sees and reports what
- * the harness needs: it stops at the targeted {@link Point}s that live inside the library (between
- * the two phases of an acquire, in a release, in a renewal), reports node calls that failed (at
- * most one per node every {@value #FAILURE_REPORT_MILLIS} ms, enough to show that a fault bit) and
- * every re-admission with its epoch and this process's wall clock, so that the harness sees which
- * term of the epoch won. Thread-safe as the driver it wraps.
+ * A {@link NodeDriver} around the real one that reports what the harness needs and changes what the
+ * algorithm sees in one case only (a fault armed between the phases of an acquire makes the token
+ * prediction miss, see {@link #missIfTargeted}): it stops at the targeted {@link Point}s that live
+ * inside the library (between the two phases of an acquire, in a release, in a renewal), reports
+ * node calls that failed (at most one per node every {@value #FAILURE_REPORT_MILLIS} ms, enough to
+ * show that a fault bit) and every re-admission with its epoch and this process's wall clock, so
+ * that the harness sees which term of the epoch won. Thread-safe as the driver it wraps.
  */
 final class ProbeDriver implements NodeDriver {
   static final long FAILURE_REPORT_MILLIS = 100;
@@ -34,6 +36,9 @@ final class ProbeDriver implements NodeDriver {
   private final ClientOutput out;
   private final AtomicLongArray lastFailureReport;
   private final LongSupplier wallClockMillis;
+
+  /** The attempt (owner id) whose first lock step last went out with its prediction. */
+  private final AtomicReference<String> predictedFor = new AtomicReference<>();
 
   /**
    * @param wallClockMillis the wall clock the library reads (skewed in some experiments), so that a
@@ -102,7 +107,7 @@ final class ProbeDriver implements NodeDriver {
 
   @Override
   public CompletableFuture<LockReply> lock(int node, LockRequest request) {
-    CompletableFuture<LockReply> call = watch(node, real.lock(node, request));
+    CompletableFuture<LockReply> call = watch(node, real.lock(node, missIfTargeted(request)));
     // A node killed and restarted at once without its data may never fail a call (nothing was
     // in flight at the kill); what shows is that it answers without its marker.
     call.thenAccept(
@@ -112,6 +117,33 @@ final class ProbeDriver implements NodeDriver {
           }
         });
     return call;
+  }
+
+  /**
+   * While a fault is armed between the phases of an acquire, makes the token prediction miss: an
+   * attempt's first lock step keeps its predicted token, every other goes out without one, as if
+   * another client's acquire had raised those nodes' counters above it. So no quorum has the token
+   * written in phase 1 and the acquire takes its second phase, where the armed point is; without
+   * this, the prediction makes nearly every acquire a single round trip and the window is rarely
+   * there. The first lock step keeps it so that a contended attempt's lead writes it and is not
+   * re-predicted (which would write on the lead before the quorum is known). Changes nothing when
+   * that point is not armed.
+   */
+  private LockRequest missIfTargeted(LockRequest request) {
+    if (request.predictedToken() == 0 || !points.isArmed(Point.BETWEEN_PHASES)) {
+      return request;
+    }
+    String previous = predictedFor.getAndSet(request.owner());
+    if (!request.owner().equals(previous)) {
+      return request;
+    }
+    return new LockRequest(
+        request.lockKey(),
+        request.fenceKey(),
+        request.owner(),
+        request.ttlMillis(),
+        0,
+        request.predecessorOwner());
   }
 
   @Override

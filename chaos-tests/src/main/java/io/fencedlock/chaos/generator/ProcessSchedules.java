@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
 
 /**
  * Schedules of process faults: client processes paused and killed (at once or at targeted points)
- * and the storage service killed, paused, cut off or wiped. Pure; thread-safe.
+ * and the storage service killed, paused, cut off or wiped. The client-fault mixes widen each
+ * targeted fault's window with a latency toxic ({@link WindowWidening}). Pure; thread-safe.
  */
 final class ProcessSchedules {
   /** The points of the targeted client faults. */
@@ -38,9 +39,9 @@ final class ProcessSchedules {
           case 1 -> Point.BETWEEN_PHASES;
           default -> Point.AFTER_FENCE;
         };
-    Fault f =
+    Fault.ClientFault f =
         new Fault.ClientFault(rnd.nextInt(topo.clients()), Fault.ClientAction.PAUSE, point, stall);
-    return add(faults, t, stall + 600, f, topo);
+    return targeted(faults, t, stall + 600, f, topo);
   }
 
   /** One client paused or killed, at once or at any targeted point. */
@@ -49,16 +50,27 @@ final class ProcessSchedules {
     int client = rnd.nextInt(topo.clients());
     Point point = rnd.nextInt(5) < 2 ? Point.ANY : TARGETED.get(rnd.nextInt(TARGETED.size()));
     if (rnd.nextInt(10) < 3) {
-      return add(
+      return targeted(
           faults, t, 1200, new Fault.ClientFault(client, Fault.ClientAction.KILL, point, 0), topo);
     }
     long stall = topo.ttlMillis() + between(rnd, 0, topo.ttlMillis() * 2);
-    return add(
+    return targeted(
         faults,
         t,
         stall + 1200,
         new Fault.ClientFault(client, Fault.ClientAction.PAUSE, point, stall),
         topo);
+  }
+
+  /**
+   * Adds a client fault and, if it is targeted, the latency that widens its window ({@link
+   * WindowWidening}) for the same episode, listed first so that it is on before the point is armed.
+   * Draws nothing, so every seed keeps its other choices.
+   */
+  private static long targeted(
+      List<ScheduledFault> faults, long t, long duration, Fault.ClientFault f, Topology topo) {
+    WindowWidening.of(f, topo).ifPresent(latency -> add(faults, t, duration, latency, topo));
+    return add(faults, t, duration, f, topo);
   }
 
   /**

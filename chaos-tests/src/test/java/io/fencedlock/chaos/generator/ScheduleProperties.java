@@ -2,13 +2,16 @@ package io.fencedlock.chaos.generator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fencedlock.chaos.client.Point;
 import io.fencedlock.chaos.nemesis.Fault;
 import io.fencedlock.chaos.nemesis.FaultSchedule;
 import io.fencedlock.chaos.nemesis.ScheduledFault;
 import io.fencedlock.testkit.Persistence;
+import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -52,6 +55,52 @@ final class ScheduleProperties {
     FaultSchedule s = ScheduleGenerator.generate(FaultMix.MAJORITY_DOWN, TOPO, seed, 1);
 
     assertThat(FaultArbitraries.unreachable(s.faults().get(0).fault(), 0)).hasSize(TOPO.majority());
+  }
+
+  @Property(tries = 200)
+  void generate_clientFaults_eachTargetedOneWidenedForItsEpisode(
+      @ForAll long seed,
+      @ForAll("clientMixes") FaultMix mix,
+      @ForAll @IntRange(min = 1, max = 6) int count) {
+    FaultSchedule s = ScheduleGenerator.generate(mix, TOPO, seed, count);
+
+    List<ScheduledFault> latencies =
+        s.faults().stream().filter(f -> f.fault() instanceof Fault.Latency).toList();
+    long targeted = 0;
+    for (ScheduledFault f : s.faults()) {
+      if (!(f.fault() instanceof Fault.ClientFault c)) {
+        continue;
+      }
+      if (c.point() == Point.ANY) {
+        assertThat(WindowWidening.of(c, TOPO)).isEmpty();
+        continue;
+      }
+      targeted++;
+      Fault.Latency widening = WindowWidening.of(c, TOPO).orElseThrow();
+      assertThat(latencies)
+          .as(f + " has its widening for the same episode")
+          .anySatisfy(
+              l -> {
+                assertThat(l.fault()).isEqualTo(widening);
+                assertThat(l.startMillis()).isEqualTo(f.startMillis());
+                assertThat(l.durationMillis()).isEqualTo(f.durationMillis());
+              });
+      assertThat(widening.millis()).isBetween(10, (int) TOPO.nodeTimeoutMillis() / 3);
+      boolean nodes = c.point() != Point.AFTER_FENCE;
+      boolean storage = c.point() == Point.AFTER_FENCE || c.point() == Point.IN_RENEWAL;
+      assertThat(widening.links())
+          .allMatch(l -> l.client() == c.client())
+          .hasSize((nodes ? TOPO.nodes() : 0) + (storage ? 1 : 0));
+      assertThat(widening.links().stream().filter(l -> l.isStorage()).count())
+          .as("storage links of " + f)
+          .isEqualTo(storage ? 1 : 0);
+    }
+    assertThat(latencies).as("no latency but the widenings").hasSize((int) targeted);
+  }
+
+  @Provide
+  Arbitrary<FaultMix> clientMixes() {
+    return Arbitraries.of(FaultMix.CLIENT_PROCESS, FaultMix.CLIENT_PAUSE);
   }
 
   @Example
