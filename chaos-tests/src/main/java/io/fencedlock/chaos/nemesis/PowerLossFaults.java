@@ -87,8 +87,10 @@ public final class PowerLossFaults implements FaultApplier {
     List<String> lost = new ArrayList<>();
     for (int n : ((Fault.PowerLoss) fault).nodes()) {
       RedisNode node = nodes.node(n);
-      long keep = synced.get(n);
+      // The counters first: reading a slow node may take a while, and an emulated fsync in that
+      // time must count (read the other way round, the cut would take more than everysec loses).
       Optional<Map<String, Long>> before = NodeCounters.read(node);
+      long keep = synced.get(n);
       node.kill();
       Path file = aof(node);
       long size = size(file);

@@ -38,12 +38,15 @@ final class Campaign {
   private final PinnedBinary pinned;
   private final List<String> errors = new ArrayList<>();
 
-  /** A campaign that pins the binary the test kit resolves now, at its start. */
+  /**
+   * A campaign that pins the binary the test kit resolves now, at its start; on containers, none
+   * (their nodes run their image's binary, which a pin cannot check).
+   */
   Campaign(Backend backend, Path out, PrintStream console) {
-    this(backend, out, console, PinnedBinary.resolve());
+    this(backend, out, console, backend == Backend.PROCESS ? PinnedBinary.resolve() : null);
   }
 
-  /** A campaign whose every node must run {@code pinned}. */
+  /** A campaign whose every node must run {@code pinned} (nothing is checked if null). */
   Campaign(Backend backend, Path out, PrintStream console, PinnedBinary pinned) {
     this.backend = backend;
     this.out = out;
@@ -51,9 +54,11 @@ final class Campaign {
     this.pinned = pinned;
   }
 
-  /** The binary every node of this campaign must run. */
-  PinnedBinary pinned() {
-    return pinned;
+  /** What every node of this campaign must run, in words for the console and the report. */
+  String pinnedDescription() {
+    return pinned == null
+        ? "not pinned: nodes in containers run their image's binary (docs/analysis.md §11)"
+        : pinned.describe();
   }
 
   /**
@@ -140,6 +145,11 @@ final class Campaign {
           }
           FaultSchedule schedule = ExperimentRunner.schedule(experiment, next);
           RunReport report = session.run(experiment, next, schedule, out, console, false);
+          if (pinned != null) {
+            // Node faults restart nodes during the run: they too must have run the pinned binary,
+            // or the run is not counted (it becomes an error, which fails the campaign).
+            session.verifyBinary(pinned);
+          }
           reports.add(report);
           if (leavesClusterChanged(schedule, report)) {
             closeQuietly(session);

@@ -31,6 +31,9 @@ record CampaignReport(
     Duration wallTime,
     String pinnedBinary) {
 
+  /** Fewer clock-strobe runs than this are not required to have cut a lease short together. */
+  static final int MIN_STROBE_RUNS = 5;
+
   CampaignReport {
     reports = List.copyOf(reports);
     errors = List.copyOf(errors);
@@ -79,16 +82,26 @@ record CampaignReport(
    * outcome ({@link Expectations#unknownWrites}); the client-fault runs, together, signalled
    * clients ({@link Expectations#clientsSignalled}); the clock-strobe runs, together, cut leases
    * short ({@link Expectations#mutualExclusionBroken}: how a strobe shows that it bit, which one
-   * short schedule may not). A one-fault schedule may miss any of them.
+   * short schedule may not), when there are at least {@link #MIN_STROBE_RUNS} of them. A one-fault
+   * schedule may miss any of them.
    */
   List<String> unmet() {
     List<String> unmet = new ArrayList<>();
     unmet.addAll(together(FaultMix.STORAGE, Expectations.unknownWrites(), "storage runs"));
     unmet.addAll(
         together(FaultMix.CLIENT_PROCESS, Expectations.clientsSignalled(), "client-fault runs"));
-    unmet.addAll(
-        together(FaultMix.CLOCK_STROBE, Expectations.mutualExclusionBroken(), "clock-strobe runs"));
+    // One strobe run in about 40 cuts no lease short; asked of fewer runs, the check would fail
+    // small campaigns at random.
+    if (runsOf(FaultMix.CLOCK_STROBE) >= MIN_STROBE_RUNS) {
+      unmet.addAll(
+          together(
+              FaultMix.CLOCK_STROBE, Expectations.mutualExclusionBroken(), "clock-strobe runs"));
+    }
     return unmet;
+  }
+
+  private long runsOf(FaultMix mix) {
+    return reports.stream().filter(r -> r.experiment().mix() == mix).count();
   }
 
   /** {@code expectation} over the summed counts of the runs of {@code mix}, if there are any. */
@@ -155,7 +168,7 @@ record CampaignReport(
             .sum();
     row(
         b,
-        "mutual-exclusion violations (besides clock-strobe's, which it reports, not asserts)",
+        "mutual-exclusion violations (besides clock-strobe's, which each run reports, not asserts)",
         sum(Role.SAFETY, RunMetrics.ME) - strobe + " (clock-strobe: " + strobe + ")");
     row(b, "token violations", sum(Role.SAFETY, RunMetrics.TOKENS));
     row(b, "stale writes accepted", sum(Role.SAFETY, RunMetrics.STALE_ACCEPTED));
@@ -273,6 +286,10 @@ record CampaignReport(
         "counters rolled back (fence counters and high-water marks)",
         total(runs, RunMetrics.POWER_LOSS_ROLLBACKS));
     row(b, "runs in which a counter rolled back", rolledBack);
+    row(
+        b,
+        "power-lost nodes whose counters could not be read (not counted above)",
+        total(runs, RunMetrics.POWER_LOSS_UNREAD));
     row(
         b,
         "runs with token violations (of which a counter rolled back)",

@@ -123,6 +123,11 @@ public final class ChaosMain {
    */
   private static void shrink(ChaosOptions options, PrintStream out) {
     RecordedRun recorded = RecordedRun.read(options.shrink().orElseThrow());
+    if (!recorded.failed() && recorded.violated().isEmpty()) {
+      throw new IllegalArgumentException(
+          options.shrink().orElseThrow()
+              + " passed and no checker found a violation: there is nothing to shrink");
+    }
     ExperimentRunner runner = new ExperimentRunner(options.out(), out, options.backend());
     Path[] lastFailing = {options.shrink().orElseThrow()};
     Shrinker.Result result =
@@ -143,9 +148,9 @@ public final class ChaosMain {
         recorded.schedule().faults().size(),
         result.schedule().faults().size(),
         result.runs(),
-        recorded.violated().isEmpty()
-            ? "the unmet expectation"
-            : "the violations of " + recorded.violated(),
+        (recorded.failed() ? "the unmet expectation" : "")
+            + (recorded.failed() && !recorded.violated().isEmpty() ? " and " : "")
+            + (recorded.violated().isEmpty() ? "" : "the violations of " + recorded.violated()),
         result.schedule(),
         lastFailing[0]);
   }
@@ -165,7 +170,7 @@ public final class ChaosMain {
         shares.entrySet().stream().map(e -> e.getKey().name() + "=" + e.getValue()).toList());
     long began = System.nanoTime();
     Campaign campaign = new Campaign(options.backend(), options.out(), out);
-    out.println("every node must run " + campaign.pinned().describe());
+    out.println("every node must run " + campaign.pinnedDescription());
     List<RunReport> reports = campaign.run(shares, options.seed(), options.parallel());
     List<String> command = new ArrayList<>(List.of(args));
     if (!command.contains("--seed")) {
@@ -177,7 +182,7 @@ public final class ChaosMain {
             reports,
             campaign.errors(),
             Duration.ofNanos(System.nanoTime() - began),
-            campaign.pinned().describe());
+            campaign.pinnedDescription());
     writeCampaign(options.out(), report, out);
     return report.passedAll();
   }

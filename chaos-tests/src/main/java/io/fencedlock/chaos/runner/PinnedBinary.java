@@ -53,7 +53,12 @@ public record PinnedBinary(String version, Path path, String sha256) {
     String version = field(info, "redis_version");
     Path executable = Path.of(field(info, "executable"));
     Path image = Path.of("/proc", Long.toString(node.pid()), "exe");
-    String sha = sha256(Files.isReadable(image) ? image : executable);
+    if (!Files.isReadable(image)) {
+      // Hashing the file at the path instead would not say what the process runs.
+      throw new IllegalStateException(
+          "cannot read " + image + ", the image node n" + node.index() + " runs");
+    }
+    String sha = sha256(image);
     if (!version.equals(this.version) || !samePath(executable) || !sha.equals(sha256)) {
       throw new IllegalStateException(
           "node n"

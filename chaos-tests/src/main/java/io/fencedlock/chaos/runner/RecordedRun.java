@@ -26,8 +26,14 @@ import java.util.TreeSet;
  * @param schedule the faults
  * @param violated the checkers that found a violation in the recorded run (verdict FALSE), but for
  *     the fault-effect checker
+ * @param failed whether the recorded run's expectation did not hold (verdict FAIL)
  */
-record RecordedRun(Experiment experiment, long seed, FaultSchedule schedule, Set<String> violated) {
+record RecordedRun(
+    Experiment experiment,
+    long seed,
+    FaultSchedule schedule,
+    Set<String> violated,
+    boolean failed) {
   RecordedRun {
     violated = Set.copyOf(violated);
   }
@@ -71,22 +77,30 @@ record RecordedRun(Experiment experiment, long seed, FaultSchedule schedule, Set
         }
       }
     }
+    // A results.json without a verdict is taken as a failure: what --shrink is for.
+    boolean failed = !o.has("verdict") || !"PASS".equals(o.get("verdict").getAsString());
     return new RecordedRun(
         experiment,
         o.get("seed").getAsLong(),
         ScheduleJson.fromJson(o.get("scheduleFaults")),
-        violated);
+        violated,
+        failed);
   }
 
   /**
    * Whether {@code candidate} failed the way this run did: every checker that found a violation
-   * here finds one again (a negative control "fails" by its violation, which its expectation
-   * wants); a recorded run without violations failed by its unmet expectations, so then the
-   * candidate must fail its expectation too.
+   * here finds one again, and a run whose expectation did not hold has a candidate whose
+   * expectation does not hold either. A negative control that passed (its expectation wants its
+   * violation) shrinks towards the same violations; one that failed (its violation, or its
+   * progress, went missing) must keep failing, so a candidate that passes the control is never
+   * taken for the failure.
    */
   boolean failsAgainIn(RunReport candidate) {
-    if (violated.isEmpty()) {
-      return !candidate.passed();
+    if (failed && candidate.passed()) {
+      return false;
+    }
+    if (!failed && violated.isEmpty()) {
+      return false; // a passing run without violations has nothing to keep
     }
     return violated.stream().allMatch(c -> candidate.metrics().verdict(c) == Verdict.FALSE);
   }

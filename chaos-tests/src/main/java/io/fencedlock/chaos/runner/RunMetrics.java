@@ -60,11 +60,15 @@ public record RunMetrics(Map<String, Long> counts, Map<String, Verdict> verdicts
    */
   public static final String POWER_LOSS_ROLLBACKS = "powerLossCounterRollbacks";
 
+  /** Nodes a power loss cut whose counters could not be read before or after. */
+  public static final String POWER_LOSS_UNREAD = "powerLossCountersUnread";
+
   public static final String EXTENDS = "extends";
   public static final String RENEWED_LEASES = "renewedLeases";
   public static final String STORAGE_RESTARTS = "storageRestarts";
 
   private static final Pattern LOST_BYTES = Pattern.compile("lost (\\d+) bytes");
+  private static final Pattern COUNTERS_UNKNOWN = Pattern.compile("counters unknown");
   private static final Pattern ROLLED_BACK = Pattern.compile("(\\d+) of \\d+ counters rolled back");
 
   public RunMetrics {
@@ -228,6 +232,10 @@ public record RunMetrics(Map<String, Long> counts, Map<String, Verdict> verdicts
         Matcher back = ROLLED_BACK.matcher(op.stringValue(Fields.EFFECT));
         while (back.find()) {
           c.merge(POWER_LOSS_ROLLBACKS, Long.parseLong(back.group(1)), Long::sum);
+        }
+        Matcher unread = COUNTERS_UNKNOWN.matcher(op.stringValue(Fields.EFFECT));
+        while (unread.find()) {
+          c.merge(POWER_LOSS_UNREAD, 1L, Long::sum);
         }
       } else if (op.f() == Fn.SIGNAL) {
         String signal = op.stringValue(Fields.SIGNAL);

@@ -69,6 +69,16 @@ public final class Session implements AutoCloseable {
   }
 
   /**
+   * Checks that every node of this session's cluster runs {@code pinned}: after a run too, since
+   * node faults restart nodes.
+   *
+   * @throws IllegalStateException if a node runs another binary
+   */
+  void verifyBinary(PinnedBinary pinned) {
+    pinned.verify(cluster.nodes());
+  }
+
+  /**
    * Starts the cluster and the clients {@code experiment} needs.
    *
    * @throws io.fencedlock.testkit.DockerUnavailableException on containers without a Docker engine

@@ -50,6 +50,35 @@ final class PinnedBinaryIT {
   }
 
   @Test
+  void verify_samePathAndVersionOtherHash_refused() {
+    PinnedBinary real = PinnedBinary.resolve();
+    PinnedBinary wrongHash = new PinnedBinary(real.version(), real.path(), "0".repeat(64));
+
+    try (RedisNodes nodes = RedisNodes.builder().nodes(1).start()) {
+      assertThatThrownBy(() -> wrongHash.verify(nodes))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("(sha256 " + real.sha256() + ")");
+    }
+  }
+
+  @Test
+  void campaign_pinnedBinary_theRunPassesTheChecksBeforeAndAfterIt() {
+    PinnedBinary real = PinnedBinary.resolve();
+    Campaign campaign =
+        new Campaign(
+            Backend.PROCESS,
+            dir.resolve("out"),
+            new PrintStream(OutputStream.nullOutputStream()),
+            real);
+
+    // The check after the run (nodes a fault restarted) must not refuse the pinned binary.
+    List<RunReport> reports = campaign.run(Map.of(Experiments.MINORITY.withFaults(1), 1), 3, 1);
+
+    assertThat(campaign.errors()).isEmpty();
+    assertThat(reports).hasSize(1);
+  }
+
+  @Test
   void campaign_nodesRunAnotherBinary_runIsAnErrorAndTheCampaignFails() throws IOException {
     PinnedBinary other = otherBinary();
     Campaign campaign =
