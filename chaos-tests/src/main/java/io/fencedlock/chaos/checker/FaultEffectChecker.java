@@ -166,7 +166,9 @@ public final class FaultEffectChecker implements Checker {
 
   /**
    * Whether {@code targets} are client-to-storage links none of whose clients sent the storage a
-   * request between {@code from} and {@code to}: a cut link nobody used cannot show.
+   * request between {@code from} and {@code to}: a cut link nobody used cannot show. A request open
+   * across that time does not count while its client was stopped (SIGSTOP) for all of it (seen in a
+   * campaign: a client stopped after its fence, its link cut and healed meanwhile).
    */
   private boolean idleStorageLinks(History history, List<String> targets, long from, long to) {
     if (targets.isEmpty() || !targets.stream().allMatch(t -> t.endsWith(">storage"))) {
@@ -174,6 +176,7 @@ public final class FaultEffectChecker implements Checker {
     }
     for (String t : targets) {
       int client = Integer.parseInt(t.substring(1, t.indexOf('>')));
+      List<long[]> stops = stoppedIntervals(history, client);
       for (OpPair p : history.pairs()) {
         Fn f = p.invoke().f();
         if (p.process() >= 0
@@ -181,11 +184,44 @@ public final class FaultEffectChecker implements Checker {
             && (f == Fn.WRITE || f == Fn.CANARY)
             && p.invoke().timeNanos() <= to
             && (p.completion() == null || p.endNanos() >= from)) {
-          return false;
+          long usedFrom = Math.max(from, p.invoke().timeNanos());
+          long usedTo = p.completion() == null ? to : Math.min(to, p.endNanos());
+          if (!covered(stops, usedFrom, usedTo)) {
+            return false;
+          }
         }
       }
     }
     return true;
+  }
+
+  /**
+   * When {@code client} was stopped: from each STOP signal to the next CONT (or on to the end of
+   * the history, if none was recorded: the final heal continues clients without a record).
+   */
+  private static List<long[]> stoppedIntervals(History history, int client) {
+    List<long[]> intervals = new ArrayList<>();
+    long stoppedAt = -1;
+    for (Op op : history.ops()) {
+      if (op.f() != Fn.SIGNAL || op.isInvoke() || op.longValue(Fields.CLIENT, -1) != client) {
+        continue;
+      }
+      String signal = op.stringValue(Fields.SIGNAL);
+      if (signal.equals("STOP") && stoppedAt < 0) {
+        stoppedAt = op.timeNanos();
+      } else if (signal.equals("CONT") && stoppedAt >= 0) {
+        intervals.add(new long[] {stoppedAt, op.timeNanos()});
+        stoppedAt = -1;
+      }
+    }
+    if (stoppedAt >= 0) {
+      intervals.add(new long[] {stoppedAt, Long.MAX_VALUE});
+    }
+    return intervals;
+  }
+
+  private static boolean covered(List<long[]> intervals, long from, long to) {
+    return intervals.stream().anyMatch(i -> i[0] <= from && to <= i[1]);
   }
 
   /** Whether any target shows an error between {@code from} and {@code to}. */

@@ -14,6 +14,12 @@ final class FaultEffectCheckerTest {
   private final FaultEffectChecker checker = new FaultEffectChecker(2, 200, 100);
 
   private static Histories fault(Histories h, long from, long to, String kind, String targets) {
+    return fault(h, from, to, kind, targets, () -> {});
+  }
+
+  /** A fault whose window holds what {@code during} records. */
+  private static Histories fault(
+      Histories h, long from, long to, String kind, String targets, Runnable during) {
     Map<String, Object> v = new HashMap<>();
     v.put(Fields.KIND, kind);
     v.put(Fields.FAULT_ID, 0L);
@@ -21,6 +27,7 @@ final class FaultEffectCheckerTest {
     v.put(Fields.FAULT, kind + " on " + targets);
     h.op(from, OpType.INVOKE, Op.NEMESIS, Fn.FAULT_START, v);
     h.op(from, OpType.OK, Op.NEMESIS, Fn.FAULT_START, v);
+    during.run();
     h.op(to, OpType.INVOKE, Op.NEMESIS, Fn.FAULT_STOP, v);
     return h.op(to, OpType.OK, Op.NEMESIS, Fn.FAULT_STOP, v);
   }
@@ -89,6 +96,46 @@ final class FaultEffectCheckerTest {
 
     assertThat(r.verdict()).isEqualTo(Verdict.TRUE);
     assertThat(r.metrics()).containsEntry("faultsNotObservable", 1L);
+  }
+
+  private static Histories signal(Histories h, long at, int client, String signal) {
+    Map<String, Object> v = Map.of(Fields.CLIENT, (long) client, Fields.SIGNAL, signal);
+    h.op(at, OpType.INVOKE, Op.TRIGGER, Fn.SIGNAL, v);
+    return h.op(at, OpType.OK, Op.TRIGGER, Fn.SIGNAL, v);
+  }
+
+  private static Histories write(Histories h, long at, OpType type, int process) {
+    Map<String, Object> v = Map.of(Fields.TOKEN, 7L, Fields.OWNER, Histories.owner(process));
+    return h.op(at, type, process, Fn.WRITE, v);
+  }
+
+  @Test
+  void check_storageLinkCutWhileItsClientWasStoppedMidWrite_notRequiredToShow() {
+    // Seen in a campaign: client 1 stopped after its fence (its write open), its storage link cut
+    // and healed while it was stopped; it sent nothing through the cut link.
+    var h = new Histories();
+    write(h, 10, OpType.INVOKE, 1);
+    signal(h, 20, 1, "STOP");
+    fault(h, 100, 150, "blackhole", "c1>storage");
+    signal(h, 400, 1, "CONT");
+    write(h, 410, OpType.OK, 1);
+
+    CheckResult r = checker.check(h.build());
+
+    assertThat(r.verdict()).isEqualTo(Verdict.TRUE);
+    assertThat(r.metrics()).containsEntry("faultsNotObservable", 1L);
+  }
+
+  @Test
+  void check_storageLinkCutWhileItsClientWasStoppedOnlyPartly_falseMissed() {
+    var h = new Histories();
+    write(h, 10, OpType.INVOKE, 1);
+    signal(h, 20, 1, "STOP");
+    // Continued inside the cut: its write could have gone through the cut link.
+    fault(h, 100, 150, "blackhole", "c1>storage", () -> signal(h, 120, 1, "CONT"));
+    write(h, 410, OpType.OK, 1);
+
+    assertThat(checker.check(h.build()).verdict()).isEqualTo(Verdict.FALSE);
   }
 
   @Test
