@@ -92,7 +92,8 @@ public final class FaultEffectChecker implements Checker {
       Op start = e.getValue();
       String kind = start.stringValue(Fields.KIND);
       long from = start.timeNanos();
-      long to = stops.getOrDefault(e.getKey(), end) + slackNanos;
+      long healed = stops.getOrDefault(e.getKey(), end);
+      long to = healed + slackNanos;
       if (kind.equals("client-clock")) {
         other++; // a clock offset signals nobody; readmission judges it by the epochs it caused
         continue;
@@ -106,7 +107,8 @@ public final class FaultEffectChecker implements Checker {
         }
         continue;
       }
-      if (!mustErr(start) || idleStorageLinks(history, targets(start), from, to)) {
+      // A request sent after the heal cannot meet the cut; its effects may show until `to`.
+      if (!mustErr(start) || idleStorageLinks(history, targets(start), from, healed)) {
         other++;
         continue;
       }
@@ -166,9 +168,10 @@ public final class FaultEffectChecker implements Checker {
 
   /**
    * Whether {@code targets} are client-to-storage links none of whose clients sent the storage a
-   * request between {@code from} and {@code to}: a cut link nobody used cannot show. A request open
-   * across that time does not count while its client was stopped (SIGSTOP) for all of it (seen in a
-   * campaign: a client stopped after its fence, its link cut and healed meanwhile).
+   * request between {@code from} and {@code to} (the cut and its heal): a cut link nobody used
+   * cannot show. A request open across that time does not count while its client was stopped
+   * (SIGSTOP) for all of it (seen in a campaign: a client stopped after its fence, its link cut and
+   * healed meanwhile).
    */
   private boolean idleStorageLinks(History history, List<String> targets, long from, long to) {
     if (targets.isEmpty() || !targets.stream().allMatch(t -> t.endsWith(">storage"))) {

@@ -1,5 +1,6 @@
 package io.fencedlock.chaos.runner;
 
+import io.fencedlock.chaos.history.JsonLines;
 import io.fencedlock.testkit.Backend;
 import io.fencedlock.testkit.DockerEngine;
 import java.io.PrintStream;
@@ -45,6 +46,10 @@ public final class ChaosMain {
     }
     if (options.replay().isPresent()) {
       System.exit(replay(options, out) ? 0 : 1);
+      return;
+    }
+    if (options.recheck().isPresent()) {
+      System.exit(recheck(options.recheck().orElseThrow(), out) ? 0 : 1);
       return;
     }
     if (options.shrink().isPresent()) {
@@ -115,6 +120,27 @@ public final class ChaosMain {
     out.println();
     out.print(SummaryTable.text(List.of(report)));
     return report.passed();
+  }
+
+  /**
+   * Checks a recorded history again with this version's checkers and the experiment's expectation,
+   * e.g. after a checker was corrected; prints every checker's verdict and the outcome. Starts
+   * nothing.
+   */
+  private static boolean recheck(Path resultsJson, PrintStream out) {
+    RecordedRun recorded = RecordedRun.read(resultsJson);
+    Path historyFile = resultsJson.resolveSibling("history.jsonl");
+    Session.Checked checked = Session.check(recorded.experiment(), JsonLines.read(historyFile));
+    checked.checks().results().forEach(c -> out.printf("  %-22s %s%n", c.checker(), c.verdict()));
+    checked.unmet().forEach(u -> out.println("  unmet: " + u));
+    out.printf(
+        "%s seed %d, rechecked from %s: %s (recorded: %s)%n",
+        recorded.experiment().name(),
+        recorded.seed(),
+        historyFile,
+        checked.unmet().isEmpty() ? "PASS" : "FAIL",
+        recorded.failed() ? "FAIL" : "PASS");
+    return checked.unmet().isEmpty();
   }
 
   /**

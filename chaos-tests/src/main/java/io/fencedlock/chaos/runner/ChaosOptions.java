@@ -23,6 +23,7 @@ import java.util.OptionalLong;
  * @param replay a run's {@code results.json} to run again, if any
  * @param shrink a failing run's {@code results.json} whose schedule to shrink, if any
  * @param report a directory of runs to write a campaign report for, if any
+ * @param recheck a run's {@code results.json} whose recorded history to check again, if any
  * @param help whether to print the usage and exit
  */
 record ChaosOptions(
@@ -37,6 +38,7 @@ record ChaosOptions(
     Optional<Path> replay,
     Optional<Path> shrink,
     Optional<Path> report,
+    Optional<Path> recheck,
     boolean help) {
 
   static final String USAGE =
@@ -45,7 +47,8 @@ record ChaosOptions(
                                 [--backend process|container]
              ./fencedlock chaos --campaign N [--parallel P] [--experiments ...] [--seed S] [--faults N]
                                 [--out DIR]
-             ./fencedlock chaos --replay RESULTS_JSON | --shrink RESULTS_JSON | --report DIR
+             ./fencedlock chaos --replay RESULTS_JSON | --shrink RESULTS_JSON | --recheck RESULTS_JSON
+             ./fencedlock chaos --report DIR
 
       Runs Jepsen-style chaos experiments against real Redis nodes, per-link fault proxies and the
       fenced storage service, checks each history and asserts each experiment's expectation.
@@ -68,6 +71,8 @@ record ChaosOptions(
         --replay       run the schedule, seed and experiment a results.json recorded, again
         --shrink       re-run a failing results.json's schedule with faults removed one at a time,
                        keeping each removal after which the run still fails; prints the smallest
+        --recheck      run this version's checkers and the experiment's expectation again on the
+                       history.jsonl recorded beside a results.json (no cluster is started)
         --report       write the campaign report of the runs under DIR (their results.json), e.g.
                        of a campaign that was stopped before it wrote its own
         --help         this text
@@ -92,6 +97,7 @@ record ChaosOptions(
     Optional<Path> replay = Optional.empty();
     Optional<Path> shrink = Optional.empty();
     Optional<Path> report = Optional.empty();
+    Optional<Path> recheck = Optional.empty();
     Path out =
         Files.isDirectory(Path.of("chaos-tests"))
             ? Path.of("chaos-tests", "target", "chaos")
@@ -100,7 +106,19 @@ record ChaosOptions(
       String arg = args[i];
       if (arg.equals("--help") || arg.equals("-h")) {
         return new ChaosOptions(
-            experiments, schedules, seed, faults, out, backend, 0, 1, replay, shrink, report, true);
+            experiments,
+            schedules,
+            seed,
+            faults,
+            out,
+            backend,
+            0,
+            1,
+            replay,
+            shrink,
+            report,
+            recheck,
+            true);
       }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException("missing value for " + arg);
@@ -118,6 +136,7 @@ record ChaosOptions(
         case "--replay" -> replay = Optional.of(Path.of(value));
         case "--shrink" -> shrink = Optional.of(Path.of(value));
         case "--report" -> report = Optional.of(Path.of(value));
+        case "--recheck" -> recheck = Optional.of(Path.of(value));
         default -> throw new IllegalArgumentException("unknown option " + arg);
       }
     }
@@ -133,6 +152,7 @@ record ChaosOptions(
         replay,
         shrink,
         report,
+        recheck,
         false);
   }
 

@@ -171,19 +171,12 @@ public final class Session implements AutoCloseable {
     out.printf(
         "%s: seed %d, nodes on %s, schedule: %s%n",
         experiment.name(), seed, ChaosOptions.backendName(backend), schedule);
-    long livenessBound = experiment.workload().maxLeaseTtl().plus(LIVENESS_SLACK).toNanos();
     long began = System.nanoTime();
-    History history = execute(experiment, seed, schedule, livenessBound, out);
-    CompositeResult checks =
-        Checkers.compose(
-            Checkers.all(
-                livenessBound,
-                experiment.workload().clients(),
-                experiment.workload().nodeTimeout().toMillis(),
-                FAULT_SLACK_MILLIS),
-            history);
-    RunMetrics metrics = RunMetrics.of(history, checks);
-    List<String> unmet = experiment.check().unmet(metrics);
+    History history = execute(experiment, seed, schedule, livenessBound(experiment), out);
+    Checked checked = check(experiment, history);
+    CompositeResult checks = checked.checks();
+    RunMetrics metrics = checked.metrics();
+    List<String> unmet = checked.unmet();
     long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
     Path dir = RunFiles.newRunDir(outputRoot, experiment.name());
     RunReport report =
@@ -207,6 +200,34 @@ public final class Session implements AutoCloseable {
     unmet.forEach(u -> out.println("  unmet: " + u));
     return report;
   }
+
+  private static long livenessBound(Experiment experiment) {
+    return experiment.workload().maxLeaseTtl().plus(LIVENESS_SLACK).toNanos();
+  }
+
+  /**
+   * What the checkers say of a history of {@code experiment}: run after every run, and again on a
+   * recorded history ({@code --recheck}).
+   */
+  static Checked check(Experiment experiment, History history) {
+    CompositeResult checks =
+        Checkers.compose(
+            Checkers.all(
+                livenessBound(experiment),
+                experiment.workload().clients(),
+                experiment.workload().nodeTimeout().toMillis(),
+                FAULT_SLACK_MILLIS),
+            history);
+    RunMetrics metrics = RunMetrics.of(history, checks);
+    return new Checked(checks, metrics, experiment.check().unmet(metrics));
+  }
+
+  /**
+   * @param checks every checker's result
+   * @param metrics the run's figures
+   * @param unmet what the experiment's expectation found wanting (empty: PASS)
+   */
+  record Checked(CompositeResult checks, RunMetrics metrics, List<String> unmet) {}
 
   private History execute(
       Experiment experiment,
