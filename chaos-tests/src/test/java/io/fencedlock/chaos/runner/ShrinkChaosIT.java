@@ -147,6 +147,9 @@ final class ShrinkChaosIT {
     shrinkAndReplay(clockStep, faults, MutualExclusionChecker.NAME, Fault.ClockStep.class);
   }
 
+  /** How many replays may confirm a shrunk schedule. */
+  private static final int REPLAYS = 3;
+
   /**
    * Runs the schedule, shrinks it with real runs as probes, replays the result from its {@code
    * results.json} and asserts the failure each time.
@@ -182,10 +185,19 @@ final class ShrinkChaosIT {
       assertThat(shrunk.schedule().faults()).anyMatch(f -> family.isInstance(f.fault()));
       RecordedRun recorded = RecordedRun.read(lastFailing[0]);
       assertThat(recorded.schedule()).isEqualTo(shrunk.schedule());
-      RunReport replay = probes.run(recorded.schedule());
-      assertThat(failed)
-          .as("the shrunk schedule fails again on a replay: %s", replay.dir())
-          .accepts(replay);
+      // A probe is a real, noisy run: the shrunk schedule failed once, and a replay confirms it
+      // or not. Seen in CI: the node family's wipe without the partition broke tokens in its
+      // probe and not in the replay after it. So it must fail again within a few replays.
+      List<Path> replays = new ArrayList<>();
+      boolean failedAgain = false;
+      for (int i = 0; i < REPLAYS && !failedAgain; i++) {
+        RunReport replay = probes.run(recorded.schedule());
+        replays.add(replay.dir());
+        failedAgain = failed.test(replay);
+      }
+      assertThat(failedAgain)
+          .as("the shrunk schedule fails again in one of %d replays: %s", REPLAYS, replays)
+          .isTrue();
     }
   }
 
