@@ -178,6 +178,13 @@ public final class Experiments {
               live(),
               faultsBit()));
 
+  /**
+   * What both storage experiments assert: safety, the store's durability, liveness, and that every
+   * fault showed.
+   */
+  private static final Expectation STORAGE_CHECK =
+      allOf(progress(), mutualExclusion(), tokens(), fencedSafe(), durable(), live(), faultsBit());
+
   public static final Experiment STORAGE =
       safety(
           "storage-faults",
@@ -188,14 +195,7 @@ public final class Experiments {
           FaultMix.STORAGE,
           3,
           STANDARD,
-          allOf(
-              progress(),
-              mutualExclusion(),
-              tokens(),
-              fencedSafe(),
-              durable(),
-              live(),
-              faultsBit()));
+          STORAGE_CHECK);
 
   /**
    * {@link #STORAGE} with the storage service on PostgreSQL (a private server that keeps running
@@ -213,14 +213,7 @@ public final class Experiments {
           STANDARD,
           false,
           StorageProcess.Mode.POSTGRES,
-          allOf(
-              progress(),
-              mutualExclusion(),
-              tokens(),
-              fencedSafe(),
-              durable(),
-              live(),
-              faultsBit()));
+          STORAGE_CHECK);
 
   public static final Experiment READMISSION =
       safety(

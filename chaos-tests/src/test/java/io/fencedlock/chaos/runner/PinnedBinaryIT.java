@@ -64,12 +64,7 @@ final class PinnedBinaryIT {
   @Test
   void campaign_pinnedBinary_theRunPassesTheChecksBeforeAndAfterIt() {
     PinnedBinary real = PinnedBinary.resolve();
-    Campaign campaign =
-        new Campaign(
-            Backend.PROCESS,
-            dir.resolve("out"),
-            new PrintStream(OutputStream.nullOutputStream()),
-            real);
+    Campaign campaign = quietCampaign(real);
 
     // The check after the run (nodes a fault restarted) must not refuse the pinned binary.
     List<RunReport> reports = campaign.run(Map.of(Experiments.MINORITY.withFaults(1), 1), 3, 1);
@@ -81,12 +76,7 @@ final class PinnedBinaryIT {
   @Test
   void campaign_nodesRunAnotherBinary_runIsAnErrorAndTheCampaignFails() throws IOException {
     PinnedBinary other = otherBinary();
-    Campaign campaign =
-        new Campaign(
-            Backend.PROCESS,
-            dir.resolve("out"),
-            new PrintStream(OutputStream.nullOutputStream()),
-            other);
+    Campaign campaign = quietCampaign(other);
 
     List<RunReport> reports = campaign.run(Map.of(Experiments.MINORITY.withFaults(1), 1), 1, 1);
 
@@ -99,6 +89,15 @@ final class PinnedBinaryIT {
         new CampaignReport("c", reports, campaign.errors(), Duration.ZERO, other.describe());
     assertThat(report.passedAll()).isFalse();
     assertThat(report.markdown()).contains(other.describe());
+  }
+
+  /** A campaign on processes that must run {@code pinned}, printing nothing. */
+  private Campaign quietCampaign(PinnedBinary pinned) {
+    return new Campaign(
+        Backend.PROCESS,
+        dir.resolve("out"),
+        new PrintStream(OutputStream.nullOutputStream()),
+        pinned);
   }
 
   /** A pin of a copy of the real binary with one byte appended: another file, another hash. */
