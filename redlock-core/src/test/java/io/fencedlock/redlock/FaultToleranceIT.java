@@ -79,12 +79,12 @@ final class FaultToleranceIT {
           .isInstanceOfSatisfying(
               LockAcquisitionException.class,
               e -> {
-                assertThat(e.outcomes())
-                    .extracting(NodeOutcome::status)
-                    .first()
-                    .isEqualTo(NodeStatus.ERROR);
+                // A killed node answers "not connected" once its client saw the socket close; a
+                // command sent in the instant before that times out instead (seen once in CI:
+                // one of the three TIMED_OUT after 250 ms). Either way it is that node's failure.
                 assertThat(e.outcomes().subList(0, 3))
-                    .allMatch(o -> o.status() == NodeStatus.ERROR);
+                    .allMatch(
+                        o -> o.status() == NodeStatus.ERROR || o.status() == NodeStatus.TIMED_OUT);
                 assertThat(e.outcomes().get(0).node())
                     .isEqualTo("127.0.0.1:" + nodes.node(0).port());
                 assertThat(e.getSuppressed()).isNotEmpty();
