@@ -40,6 +40,9 @@ final class ServeIT {
       ports.add(url.getPort());
       List<ProcessHandle> redis = serve.descendants("redis-server");
       assertThat(redis).hasSize(DemoEnvironment.NODES);
+      // The curl examples follow the address lines; read stdout once they are all out (CI once
+      // read it between the two).
+      serve.awaitLine(Pattern.compile(".*409.*"), Timing.PROCESS);
       assertThat(serve.stdout())
           .contains("curl -i -X PUT " + url + "/objects/greeting -H 'Fencing-Token: 2'", "409");
 
