@@ -1,6 +1,7 @@
 package io.fencedlock.redlock;
 
 import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
+import io.fencedlock.redlock.resp.RespNodeDriver;
 import io.fencedlock.redlock.spi.Environment;
 import io.fencedlock.redlock.spi.NodeDriver;
 import java.time.Duration;
@@ -82,7 +83,11 @@ public interface Redlock extends AutoCloseable {
    *     kept); whenever this method throws, it has closed everything it opened
    */
   static Redlock create(RedlockConfig config) {
-    return create(config, LettuceNodeDriver.open(config), Environment.system());
+    NodeDriver driver =
+        RespNodeDriver.supports(config)
+            ? RespNodeDriver.open(config)
+            : LettuceNodeDriver.open(config); // TLS, Unix sockets or Sentinel
+    return create(config, driver, Environment.system());
   }
 
   /**

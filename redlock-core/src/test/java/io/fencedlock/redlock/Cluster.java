@@ -2,7 +2,8 @@ package io.fencedlock.redlock;
 
 import static org.awaitility.Awaitility.await;
 
-import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
+import io.fencedlock.redlock.driver.DriverOptions;
+import io.fencedlock.redlock.resp.RespNodeDriver;
 import io.fencedlock.redlock.spi.Environment;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
@@ -40,8 +41,7 @@ final class Cluster {
   static Redlock withoutMarkerCheckUnsafe(RedlockConfig config) {
     return Redlock.create(
         config,
-        LettuceNodeDriver.open(
-            config, LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe()),
+        RespNodeDriver.open(config, DriverOptions.defaults().withoutMarkerCheckUnsafe()),
         Environment.system());
   }
 

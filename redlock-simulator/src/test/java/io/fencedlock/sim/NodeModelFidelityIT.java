@@ -1,5 +1,6 @@
 package io.fencedlock.sim;
 
+import io.fencedlock.redlock.driver.DriverOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -59,8 +60,8 @@ final class NodeModelFidelityIT {
   static void start() {
     nodes = RedisNodes.start(1);
     node = nodes.node(0);
-    checked = open(LettuceNodeDriver.Options.defaults());
-    unchecked = open(LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe());
+    checked = open(DriverOptions.defaults());
+    unchecked = open(DriverOptions.defaults().withoutMarkerCheckUnsafe());
     advanceScript = resource("advance-time.lua");
     dumpScript = resource("dump-state.lua");
   }
@@ -275,7 +276,7 @@ final class NodeModelFidelityIT {
     }
   }
 
-  private static LettuceNodeDriver open(LettuceNodeDriver.Options options) {
+  private static LettuceNodeDriver open(DriverOptions options) {
     RedlockConfig config =
         RedlockConfig.builder()
             .nodes(node.uri())

@@ -1,10 +1,11 @@
 package io.fencedlock.chaos.client;
 
+import io.fencedlock.redlock.driver.DriverOptions;
 import io.fencedlock.chaos.history.Fn;
 import io.fencedlock.chaos.history.OpType;
 import io.fencedlock.redlock.Redlock;
 import io.fencedlock.redlock.RedlockConfig;
-import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
+import io.fencedlock.redlock.resp.RespNodeDriver;
 import io.fencedlock.redlock.spi.Environment;
 import io.fencedlock.storage.client.FencedStorageClient;
 import java.io.BufferedReader;
@@ -45,14 +46,14 @@ public final class LockClientMain {
             .retryJitter(Duration.ofMillis(50))
             .tokenPrediction(parsed.tokenPrediction())
             .build();
-    LettuceNodeDriver.Options options =
+    DriverOptions options =
         parsed.markerCheck()
-            ? LettuceNodeDriver.Options.defaults()
-            : LettuceNodeDriver.Options.defaults().withoutMarkerCheckUnsafe();
+            ? DriverOptions.defaults()
+            : DriverOptions.defaults().withoutMarkerCheckUnsafe();
     Environment environment = environment();
     ProbeDriver driver =
         new ProbeDriver(
-            LettuceNodeDriver.open(config, options), points, out, environment.wallClockMillis());
+            RespNodeDriver.open(config, options), points, out, environment.wallClockMillis());
     ExecutorService ops = Executors.newSingleThreadExecutor(r -> new Thread(r, "ops"));
     try (Redlock redlock = Redlock.create(config, driver, environment);
         FencedStorageClient storage =

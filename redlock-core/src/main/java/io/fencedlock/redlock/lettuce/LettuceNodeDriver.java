@@ -1,6 +1,12 @@
 package io.fencedlock.redlock.lettuce;
 
 import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.driver.DriverOptions;
+import io.fencedlock.redlock.driver.LuaScript;
+import io.fencedlock.redlock.driver.NodeReplies;
+import io.fencedlock.redlock.driver.OwnThreads;
+import io.fencedlock.redlock.driver.RequestTimer;
+import io.fencedlock.redlock.driver.SettingsAudit;
 import io.fencedlock.redlock.spi.InitReply;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.LockRequest;
@@ -30,29 +36,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LettuceNodeDriver implements NodeDriver {
 
-  /** Options of the driver that are not part of {@link RedlockConfig}. */
-  public static final class Options {
-    private boolean markerCheck = true;
-
-    private Options() {}
-
-    /** The defaults: every node's initialization marker is checked. */
-    public static Options defaults() {
-      return new Options();
-    }
-
-    /**
-     * UNSAFE, for experiments only: acquires no longer refuse on a node without its initialization
-     * marker, so a node that restarted without its data counts towards quorums at once and fencing
-     * tokens can go backwards. It exists so that experiments can show that the check matters
-     * (docs/analysis.md, sections 5 and 9).
-     */
-    public Options withoutMarkerCheckUnsafe() {
-      this.markerCheck = false;
-      return this;
-    }
-  }
-
   private final List<NodeClient> clients;
   private final ClientResources resources;
   private final RequestTimer timer;
@@ -79,16 +62,16 @@ public final class LettuceNodeDriver implements NodeDriver {
     this.markerCheck = markerCheck ? "1" : "0";
   }
 
-  /** A driver for the configured nodes, with {@link Options#defaults()}. */
+  /** A driver for the configured nodes, with {@link DriverOptions#defaults()}. */
   public static LettuceNodeDriver open(RedlockConfig config) {
-    return open(config, Options.defaults());
+    return open(config, DriverOptions.defaults());
   }
 
   /**
    * A driver for the configured nodes, with their node timeout for lock operations and their
    * connect timeout for connects and administrative calls. Connects lazily ({@link #connect}).
    */
-  public static LettuceNodeDriver open(RedlockConfig config, Options options) {
+  public static LettuceNodeDriver open(RedlockConfig config, DriverOptions options) {
     boolean interrupted = Thread.currentThread().isInterrupted();
     OwnThreads threads = new OwnThreads();
     ClientResources resources =
@@ -116,7 +99,7 @@ public final class LettuceNodeDriver implements NodeDriver {
         timer,
         threads,
         config.connectTimeout(),
-        options.markerCheck);
+        options.checksMarker());
   }
 
   @Override
@@ -160,7 +143,7 @@ public final class LettuceNodeDriver implements NodeDriver {
       return client.script(
           LuaScript.ACQUIRE,
           ScriptOutputType.MULTI,
-          LettuceNodeDriver::lockReply,
+          NodeReplies::lockReply,
           new String[] {
             request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER
           },
@@ -170,7 +153,7 @@ public final class LettuceNodeDriver implements NodeDriver {
       return client.script(
           LuaScript.HANDOFF,
           ScriptOutputType.MULTI,
-          LettuceNodeDriver::lockReply,
+          NodeReplies::lockReply,
           new String[] {request.lockKey()},
           request.owner(),
           ttl,
@@ -188,24 +171,6 @@ public final class LettuceNodeDriver implements NodeDriver {
   /** Whether a script's integer reply is 1 (its "yes"). */
   private static boolean isOne(Long reply) {
     return reply == 1L;
-  }
-
-  /** Parses acquire.lua's and handoff.lua's {status, value, written[, holder]}. */
-  private static LockReply lockReply(List<Object> reply) {
-    long status = (Long) reply.get(0);
-    if (status == 1) {
-      return new LockReply.Granted(
-          Long.parseLong(reply.get(1).toString()), (Long) reply.get(2) == 1L);
-    }
-    if (status == 0) {
-      String holder = reply.size() > 3 ? String.valueOf(reply.get(3)) : null;
-      return new LockReply.Refused(
-          (Long) reply.get(1), Long.parseLong(reply.get(2).toString()), holder);
-    }
-    if (status == -1) {
-      return new LockReply.Uninitialized();
-    }
-    throw new IllegalStateException("unknown status " + status);
   }
 
   @Override
@@ -261,31 +226,11 @@ public final class LettuceNodeDriver implements NodeDriver {
         .script(
             LuaScript.ACQUIRE_ALL,
             ScriptOutputType.MULTI,
-            LettuceNodeDriver::multiLockReply,
+            NodeReplies::multiLockReply,
             keys.toArray(String[]::new),
             owner,
             Long.toString(ttlMillis),
             markerCheck);
-  }
-
-  /** Parses acquire-all.lua's reply. */
-  private static MultiLockReply multiLockReply(List<Object> reply) {
-    long status = (Long) reply.get(0);
-    if (status == 1) {
-      List<Long> counters = new ArrayList<>();
-      for (Object counter : reply.subList(1, reply.size())) {
-        counters.add(Long.parseLong(counter.toString()));
-      }
-      return new MultiLockReply.Granted(counters);
-    }
-    if (status == 0) {
-      return new MultiLockReply.Refused(
-          (int) ((Long) reply.get(1) - 1), String.valueOf(reply.get(2)), (Long) reply.get(3));
-    }
-    if (status == -1) {
-      return new MultiLockReply.Uninitialized();
-    }
-    throw new IllegalStateException("unknown status " + status);
   }
 
   @Override
@@ -387,21 +332,9 @@ public final class LettuceNodeDriver implements NodeDriver {
             LuaScript.INIT_NODE,
             adminTimeout,
             ScriptOutputType.MULTI,
-            LettuceNodeDriver::initReply,
+            NodeReplies::initReply,
             new String[] {NodeKeys.MARKER, NodeKeys.HIGH_WATER, NodeKeys.EMPTY},
             args);
-  }
-
-  /** Parses init-node.lua's {status, epoch}. */
-  private static InitReply initReply(List<Object> reply) {
-    long status = (Long) reply.get(0);
-    String epoch = String.valueOf(reply.get(1));
-    return switch ((int) status) {
-      case 1 -> new InitReply(InitReply.Outcome.SET, Long.parseLong(epoch));
-      case 0 -> new InitReply(InitReply.Outcome.ALREADY_INITIALIZED, Long.parseLong(epoch));
-      case -1 -> new InitReply(InitReply.Outcome.OTHER_INCARNATION, 0);
-      default -> throw new IllegalStateException("unknown init-node.lua status " + status);
-    };
   }
 
   @Override
@@ -411,7 +344,10 @@ public final class LettuceNodeDriver implements NodeDriver {
 
   @Override
   public CompletableFuture<List<String>> settingsWarnings() {
-    return SettingsAudit.warnings(clients);
+    List<String> labels = new ArrayList<>();
+    clients.forEach(c -> labels.add(c.label()));
+    return SettingsAudit.warnings(
+        labels, (node, parameter) -> clients.get(node).configGet(parameter));
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.fencedlock.redlock.lettuce;
 
+import io.fencedlock.redlock.driver.LuaScript;
+import io.fencedlock.redlock.driver.NodeReplies;
+import io.fencedlock.redlock.driver.RequestTimer;
 import io.fencedlock.redlock.spi.NodeFailures;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyValue;
@@ -218,16 +221,7 @@ final class NodeClient implements AutoCloseable {
   CompletableFuture<String> runId(Duration timeout) {
     return timed(
             timeout.toNanos(), (redis, result) -> redis.info("server").whenComplete(into(result)))
-        .thenApply(NodeClient::runIdOf);
-  }
-
-  private static String runIdOf(Object info) {
-    for (String line : String.valueOf(info).split("\r?\n")) {
-      if (line.startsWith("run_id:")) {
-        return line.substring("run_id:".length()).trim();
-      }
-    }
-    return "";
+        .thenApply(NodeReplies::runId);
   }
 
   CompletableFuture<List<KeyValue<String, String>>> mget(String... keys) {

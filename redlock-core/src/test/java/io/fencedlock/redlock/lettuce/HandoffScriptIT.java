@@ -2,6 +2,7 @@ package io.fencedlock.redlock.lettuce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.fencedlock.redlock.lettuce;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;

@@ -1,4 +1,4 @@
-package io.fencedlock.redlock.lettuce;
+package io.fencedlock.redlock.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.fencedlock.redlock.lettuce;
+package io.fencedlock.redlock.driver;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,24 +17,24 @@ import java.util.List;
  * @param source the script text
  * @param sha1 lowercase hex SHA-1 of the source, as {@code SCRIPT LOAD} would return it
  */
-record LuaScript(String name, String source, String sha1) {
+public record LuaScript(String name, String source, String sha1) {
 
   private static final String DIRECTORY = "/io/fencedlock/redlock/lua/";
 
-  static final LuaScript ACQUIRE = load("acquire.lua");
-  static final LuaScript FENCE = load("fence.lua");
-  static final LuaScript EXTEND = load("extend.lua");
-  static final LuaScript RELEASE = load("release.lua");
-  static final LuaScript HANDOFF = load("handoff.lua");
-  static final LuaScript INIT_NODE = load("init-node.lua");
-  static final LuaScript NAME_EMPTY_NODE = load("name-empty-node.lua");
-  static final LuaScript ACQUIRE_ALL = load("acquire-all.lua");
-  static final LuaScript FENCE_ALL = load("fence-all.lua");
-  static final LuaScript EXTEND_ALL = load("extend-all.lua");
-  static final LuaScript RELEASE_ALL = load("release-all.lua");
+  public static final LuaScript ACQUIRE = load("acquire.lua");
+  public static final LuaScript FENCE = load("fence.lua");
+  public static final LuaScript EXTEND = load("extend.lua");
+  public static final LuaScript RELEASE = load("release.lua");
+  public static final LuaScript HANDOFF = load("handoff.lua");
+  public static final LuaScript INIT_NODE = load("init-node.lua");
+  public static final LuaScript NAME_EMPTY_NODE = load("name-empty-node.lua");
+  public static final LuaScript ACQUIRE_ALL = load("acquire-all.lua");
+  public static final LuaScript FENCE_ALL = load("fence-all.lua");
+  public static final LuaScript EXTEND_ALL = load("extend-all.lua");
+  public static final LuaScript RELEASE_ALL = load("release-all.lua");
 
   /** Every script, loaded into each node's script cache when the client connects. */
-  static final List<LuaScript> ALL =
+  public static final List<LuaScript> ALL =
       List.of(
           ACQUIRE,
           FENCE,

@@ -1,4 +1,4 @@
-package io.fencedlock.redlock.lettuce;
+package io.fencedlock.redlock.driver;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,12 +11,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * can tell: {@code close()} from a callback on one of these threads finishes in the background
  * instead of waiting for itself. Thread-safe.
  */
-final class OwnThreads {
+public final class OwnThreads {
   private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
   private final AtomicInteger created = new AtomicInteger();
 
   /** Daemon threads named {@code prefix-N}, remembered until they end. */
-  ThreadFactory factory(String prefix) {
+  public ThreadFactory factory(String prefix) {
     return track(
         task -> {
           Thread thread = new Thread(task, prefix + "-" + created.incrementAndGet());
@@ -26,7 +26,7 @@ final class OwnThreads {
   }
 
   /** The threads {@code delegate} makes, remembered until they end. */
-  ThreadFactory track(ThreadFactory delegate) {
+  public ThreadFactory track(ThreadFactory delegate) {
     return task -> {
       Thread thread =
           delegate.newThread(
@@ -43,7 +43,7 @@ final class OwnThreads {
   }
 
   /** Whether the calling thread is one of this client's. */
-  boolean isCurrentThreadOwn() {
+  public boolean isCurrentThreadOwn() {
     return threads.contains(Thread.currentThread());
   }
 }

@@ -1,4 +1,4 @@
-package io.fencedlock.redlock.lettuce;
+package io.fencedlock.redlock.driver;
 
 import io.fencedlock.redlock.spi.NodeFailures;
 import java.util.ArrayList;
@@ -12,7 +12,13 @@ import java.util.concurrent.CompletableFuture;
  * them at start-up rather than after an incident. Nodes that refuse CONFIG GET (renamed or
  * disabled, as on some managed services) are reported as not checkable. Thread-safe.
  */
-final class SettingsAudit {
+public final class SettingsAudit {
+
+  /** Reads one CONFIG GET parameter of a node (empty map if unknown), bounded by a timeout. */
+  @FunctionalInterface
+  public interface ConfigReader {
+    CompletableFuture<Map<String, String>> configGet(int node, String parameter);
+  }
 
   private static final String EVICTS =
       "evict keys (maxmemory-policy is not noeviction): locks and fence counters can vanish";
@@ -27,37 +33,37 @@ final class SettingsAudit {
   private SettingsAudit() {}
 
   /** Completes with one warning per problem, naming the nodes that have it; never fails. */
-  static CompletableFuture<List<String>> warnings(List<NodeClient> nodes) {
+  public static CompletableFuture<List<String>> warnings(List<String> labels, ConfigReader nodes) {
     List<CompletableFuture<String>> problems = new ArrayList<>();
-    for (NodeClient node : nodes) {
-      problems.add(problemsOf(node));
+    for (int node = 0; node < labels.size(); node++) {
+      problems.add(problemsOf(nodes, node));
     }
     return CompletableFuture.allOf(problems.toArray(CompletableFuture[]::new))
         .thenApply(
             done -> {
               Map<String, List<String>> nodesByProblem = new LinkedHashMap<>();
-              for (int i = 0; i < nodes.size(); i++) {
+              for (int i = 0; i < labels.size(); i++) {
                 for (String problem : problems.get(i).join().split("\n")) {
                   if (!problem.isEmpty()) {
                     nodesByProblem
                         .computeIfAbsent(problem, p -> new ArrayList<>())
-                        .add(nodes.get(i).label());
+                        .add(labels.get(i));
                   }
                 }
               }
               List<String> warnings = new ArrayList<>();
               nodesByProblem.forEach(
-                  (problem, labels) -> warnings.add("Redis nodes " + labels + " " + problem));
+                  (problem, named) -> warnings.add("Redis nodes " + named + " " + problem));
               return warnings;
             });
   }
 
   /** A node's problems, one per line; the future never fails. */
-  private static CompletableFuture<String> problemsOf(NodeClient node) {
-    CompletableFuture<Map<String, String>> policy = node.configGet("maxmemory-policy");
-    CompletableFuture<Map<String, String>> maxmemory = node.configGet("maxmemory");
-    CompletableFuture<Map<String, String>> aof = node.configGet("appendonly");
-    CompletableFuture<Map<String, String>> fsync = node.configGet("appendfsync");
+  private static CompletableFuture<String> problemsOf(ConfigReader nodes, int node) {
+    CompletableFuture<Map<String, String>> policy = nodes.configGet(node, "maxmemory-policy");
+    CompletableFuture<Map<String, String>> maxmemory = nodes.configGet(node, "maxmemory");
+    CompletableFuture<Map<String, String>> aof = nodes.configGet(node, "appendonly");
+    CompletableFuture<Map<String, String>> fsync = nodes.configGet(node, "appendfsync");
     return CompletableFuture.allOf(policy, maxmemory, aof, fsync)
         .thenApply(
             done -> {

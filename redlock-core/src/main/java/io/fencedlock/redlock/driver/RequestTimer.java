@@ -1,4 +1,4 @@
-package io.fencedlock.redlock.lettuce;
+package io.fencedlock.redlock.driver;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>Deadlines are read from {@link System#nanoTime}, which is what the thread sleeps on; they
  * bound waiting for replies, never a lease. Thread-safe.
  */
-final class RequestTimer implements AutoCloseable {
+public final class RequestTimer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RequestTimer.class);
 
   /** A queued request; compared by identity (a record would use the future's own equals). */
@@ -54,14 +54,14 @@ final class RequestTimer implements AutoCloseable {
 
   private volatile boolean closed;
 
-  RequestTimer(Duration timeout, ThreadFactory threads) {
+  public RequestTimer(Duration timeout, ThreadFactory threads) {
     this.timeoutNanos = timeout.toNanos();
     this.thread = threads.newThread(this::run);
     this.thread.start();
   }
 
   /** The timeout every request gets. */
-  long timeoutNanos() {
+  public long timeoutNanos() {
     return timeoutNanos;
   }
 
@@ -70,7 +70,7 @@ final class RequestTimer implements AutoCloseable {
    * and returns it. The failure runs the request's dependents on this timer's thread, so they must
    * not block. After {@link #close()} the request fails at once.
    */
-  <T> CompletableFuture<T> bound(CompletableFuture<T> request) {
+  public <T> CompletableFuture<T> bound(CompletableFuture<T> request) {
     if (closed) {
       request.completeExceptionally(closedFailure());
       return request;

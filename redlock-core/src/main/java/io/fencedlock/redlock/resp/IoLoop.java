@@ -1,0 +1,161 @@
+package io.fencedlock.redlock.resp;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one I/O thread of a driver: a {@link Selector} that waits for connects, replies and room to
+ * write on every node's sockets, plus tasks and timers (connect timeouts, reconnect backoff) run on
+ * the same thread. Callers never wait for it: they write their commands themselves (see {@link
+ * RespConnection}), and this thread only reads, so an uncontended call costs one wake-up of this
+ * thread per reply batch and one of the caller. Thread-safe.
+ */
+final class IoLoop implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(IoLoop.class);
+
+  /** What a registered channel does when the selector reports it ready. */
+  interface Handler {
+    /** Called on the loop thread with the key's ready operations. */
+    void ready(SelectionKey key);
+  }
+
+  private record Timed(long deadline, Runnable task) {}
+
+  private final Selector selector;
+  private final Thread thread;
+  private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+
+  /** Loop thread only. */
+  private final PriorityQueue<Timed> timers =
+      new PriorityQueue<>((a, b) -> Long.compare(a.deadline - b.deadline, 0));
+
+  private volatile boolean closed;
+
+  IoLoop(ThreadFactory threads) {
+    try {
+      this.selector = Selector.open();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open a selector", e);
+    }
+    this.thread = threads.newThread(this::run);
+    this.thread.start();
+  }
+
+  Selector selector() {
+    return selector;
+  }
+
+  boolean inLoop() {
+    return Thread.currentThread() == thread;
+  }
+
+  /** Runs {@code task} on the loop thread, soon; dropped once the loop is closed. */
+  void execute(Runnable task) {
+    tasks.add(task);
+    if (!inLoop()) {
+      selector.wakeup();
+    }
+  }
+
+  /** Runs {@code task} on the loop thread after {@code delayNanos}; dropped once closed. */
+  void schedule(Runnable task, long delayNanos) {
+    long deadline = System.nanoTime() + delayNanos;
+    execute(() -> timers.add(new Timed(deadline, task)));
+  }
+
+  private void run() {
+    while (!closed) {
+      try {
+        runTasks();
+        long wait = runDueTimers();
+        if (closed) {
+          break;
+        }
+        int ready =
+            wait < 0
+                ? selector.select()
+                : selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999)));
+        if (ready > 0) {
+          for (SelectionKey key : selector.selectedKeys()) {
+            dispatch(key);
+          }
+          selector.selectedKeys().clear();
+        }
+      } catch (ClosedSelectorException e) {
+        break;
+      } catch (Throwable unexpected) {
+        // Handlers keep their own failures in their calls; this is a bug or an Error. Keep going:
+        // a dead loop would leave every node's requests unanswered until their timeouts.
+        log.warn("redlock I/O loop: unexpected failure, continuing", unexpected);
+      }
+    }
+  }
+
+  private void dispatch(SelectionKey key) {
+    try {
+      if (key.isValid()) {
+        ((Handler) key.attachment()).ready(key);
+      }
+    } catch (RuntimeException e) {
+      log.warn("redlock I/O loop: a connection's handler failed", e);
+    }
+  }
+
+  private void runTasks() {
+    Runnable task;
+    while ((task = tasks.poll()) != null) {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        log.warn("redlock I/O loop: a task failed", e);
+      }
+    }
+  }
+
+  /** Runs the due timers; returns the nanoseconds to the next one, or -1 if there is none. */
+  private long runDueTimers() {
+    Timed next;
+    while ((next = timers.peek()) != null) {
+      long left = next.deadline - System.nanoTime();
+      if (left > 0) {
+        return left;
+      }
+      timers.poll();
+      try {
+        next.task.run();
+      } catch (RuntimeException e) {
+        log.warn("redlock I/O loop: a timer failed", e);
+      }
+      runTasks(); // a timer's connect attempt registers its channel before the next select
+    }
+    return -1;
+  }
+
+  /** Stops the thread and closes the selector (channels are closed by their connections). */
+  @Override
+  public void close() {
+    closed = true;
+    selector.wakeup();
+    if (!inLoop()) {
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(2));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    try {
+      selector.close();
+    } catch (IOException e) {
+      log.debug("closing the selector failed", e);
+    }
+  }
+}

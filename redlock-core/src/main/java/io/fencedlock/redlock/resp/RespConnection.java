@@ -1,0 +1,563 @@
+package io.fencedlock.redlock.resp;
+
+import io.fencedlock.redlock.spi.NodeFailures;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection to one node, RESP by hand: callers encode their command and write it to the socket
+ * themselves, under this connection's lock, which also appends the command's {@link Call} to a FIFO
+ * of pending replies in the same order as its bytes on the wire. The {@link IoLoop}'s thread reads
+ * and parses the replies and hands each to the oldest pending call, on that thread.
+ *
+ * <p>The {@link io.fencedlock.redlock.spi.NodeDriver} contract, as this class keeps it:
+ *
+ * <ul>
+ *   <li>One socket at a time, so a node runs requests in the order they were sent. A request is
+ *       written once, never re-sent: when the socket breaks, every pending call fails.
+ *   <li>Requests are never queued for a connection that is not ready: they fail at once ("not
+ *       connected"), and start a connect attempt if none is under way. A release must never wait
+ *       behind a connect and then overtake nothing it should follow.
+ *   <li>After a loss or a failed attempt, the connection retries in the background (10 ms, doubling
+ *       to 1 s), so a node that comes back is used again without a request having to fail first.
+ *   <li>A connection is ready once it has logged in ({@code AUTH}, {@code SELECT}) and run the
+ *       handshake commands given (script loads, whose errors are ignored), all within the connect
+ *       timeout.
+ * </ul>
+ *
+ * Thread-safe.
+ */
+final class RespConnection {
+  private static final Logger log = LoggerFactory.getLogger(RespConnection.class);
+
+  /**
+   * The receiver of one reply: called once, with the reply or a failure (a call that sends itself
+   * again, as a script's EVAL fallback does, is called again for that command).
+   */
+  abstract static class Call {
+    /** The node's reply (a {@link RespError} for an error reply), on the I/O thread. */
+    abstract void reply(@Nullable Object reply);
+
+    /** No reply will come: the connection broke or closed, or the request was never sent. */
+    abstract void fail(Throwable cause);
+  }
+
+  /** Replies that answer no request (pub/sub messages); true if {@code reply} was one. */
+  interface Pushes {
+    boolean accept(@Nullable Object reply);
+  }
+
+  private static final long MIN_BACKOFF = TimeUnit.MILLISECONDS.toNanos(10);
+  private static final long MAX_BACKOFF = TimeUnit.SECONDS.toNanos(1);
+
+  private final NodeEndpoint endpoint;
+  private final IoLoop loop;
+  private final long connectTimeoutNanos;
+  private final List<String[]> handshake;
+  private final Pushes pushes;
+  private final Runnable onReady;
+
+  private final Object lock = new Object();
+
+  /** The current socket, connecting or ready; null between attempts. Guarded by {@link #lock}. */
+  private @Nullable Link link;
+
+  /** Guarded by {@link #lock}. */
+  private boolean closed;
+
+  /** Why the last attempt failed or the last socket broke. Guarded by {@link #lock}. */
+  private @Nullable Throwable lastFailure;
+
+  /** Guarded by {@link #lock}. */
+  private long backoffNanos = MIN_BACKOFF;
+
+  /**
+   * Whether a retry is scheduled: until it runs, requests do not start attempts of their own, so a
+   * node that is down costs one attempt per backoff period, not one per request. Guarded by lock.
+   */
+  private boolean retryScheduled;
+
+  /**
+   * Completes when the next socket becomes ready, fails when the attempt under way fails; replaced
+   * by a new future either way. Guarded by {@link #lock}.
+   */
+  private CompletableFuture<Void> nextReady = new CompletableFuture<>();
+
+  /**
+   * @param handshake commands sent after logging in, before the connection is ready; their errors
+   *     are ignored
+   * @param pushes replies that answer no request, or {@code reply -> false} if there are none
+   * @param onReady run on the I/O thread whenever a socket has become ready (after a reconnect too)
+   */
+  RespConnection(
+      NodeEndpoint endpoint,
+      IoLoop loop,
+      Duration connectTimeout,
+      List<String[]> handshake,
+      Pushes pushes,
+      Runnable onReady) {
+    this.endpoint = endpoint;
+    this.loop = loop;
+    this.connectTimeoutNanos = connectTimeout.toNanos();
+    this.handshake = List.copyOf(handshake);
+    this.pushes = pushes;
+    this.onReady = onReady;
+  }
+
+  String label() {
+    return endpoint.label();
+  }
+
+  /**
+   * Completes once a socket is ready: at once if one is, else when the attempt under way (started
+   * now if there is none) succeeds; fails if that attempt fails.
+   */
+  CompletableFuture<Void> whenReady() {
+    synchronized (lock) {
+      if (link != null && link.ready) {
+        return CompletableFuture.completedFuture(null);
+      }
+      if (closed) {
+        return CompletableFuture.failedFuture(closedFailure());
+      }
+      CompletableFuture<Void> waiting = nextReady;
+      ensureConnecting();
+      return waiting;
+    }
+  }
+
+  /** Whether a socket is ready now. */
+  boolean isReady() {
+    synchronized (lock) {
+      return link != null && link.ready;
+    }
+  }
+
+  /**
+   * Writes {@code command} on the ready socket and queues {@code call} for its reply; or, if there
+   * is no ready socket, fails {@code call} at once (on the caller's thread) and starts connecting.
+   */
+  void send(Call call, String... command) {
+    Link sentOn = null;
+    Throwable refused = null;
+    IOException broken = null;
+    synchronized (lock) {
+      Link current = link;
+      if (closed) {
+        refused = closedFailure();
+      } else if (current == null || !current.ready) {
+        refused = notConnected();
+        ensureConnecting();
+      } else {
+        sentOn = current;
+        broken = current.write(call, command);
+      }
+    }
+    if (refused != null) {
+      call.fail(refused);
+    } else if (broken != null) {
+      fail(sentOn, broken);
+    }
+  }
+
+  private RespConnectionException notConnected() {
+    Throwable last = lastFailure;
+    return new RespConnectionException(
+        "not connected to "
+            + label()
+            + (last == null ? " yet" : ": " + NodeFailures.describe(last)));
+  }
+
+  private IllegalStateException closedFailure() {
+    return new IllegalStateException("the Redlock client was closed before the node answered");
+  }
+
+  /** Starts a connect attempt unless one is under way, a socket is ready, or this is closed. */
+  private void ensureConnecting() {
+    if (closed || link != null || retryScheduled) {
+      return;
+    }
+    Link attempt = new Link();
+    link = attempt;
+    loop.execute(() -> attempt.open());
+    loop.schedule(
+        () ->
+            fail(
+                attempt,
+                new ConnectTimeout(
+                    "connect to "
+                        + label()
+                        + " timed out after "
+                        + TimeUnit.NANOSECONDS.toMillis(connectTimeoutNanos)
+                        + " ms")),
+        connectTimeoutNanos);
+  }
+
+  /**
+   * Drops {@code failed} (if it is still current): closes its socket, fails its pending calls and
+   * anyone waiting for it to become ready, and schedules the next attempt. Idempotent.
+   */
+  private void fail(Link failed, Throwable cause) {
+    List<Call> orphaned;
+    CompletableFuture<Void> waiting = null;
+    boolean wasReady;
+    boolean isClosed;
+    synchronized (lock) {
+      isClosed = closed;
+      if (failed.dead || (failed.ready && cause instanceof ConnectTimeout)) {
+        return;
+      }
+      failed.dead = true;
+      failed.closeSocket();
+      orphaned = new ArrayList<>(failed.pending);
+      failed.pending.clear();
+      wasReady = failed.ready;
+      if (link == failed) {
+        link = null;
+        lastFailure = cause;
+        if (!wasReady) {
+          waiting = nextReady;
+          nextReady = new CompletableFuture<>();
+        }
+        scheduleRetry();
+      }
+    }
+    RespConnectionException failure =
+        isClosed
+            ? null
+            : new RespConnectionException(
+                (wasReady ? "connection to " + label() + " lost: " : "")
+                    + NodeFailures.describe(cause),
+                cause);
+    for (Call call : orphaned) {
+      call.fail(failure == null ? closedFailure() : failure);
+    }
+    if (waiting != null) {
+      waiting.completeExceptionally(failure == null ? closedFailure() : failure);
+    }
+  }
+
+  /** Marker for the connect timeout, which must not drop a socket that became ready. */
+  private static final class ConnectTimeout extends RespConnectionException {
+    ConnectTimeout(String message) {
+      super(message);
+    }
+  }
+
+  private void scheduleRetry() {
+    if (closed) {
+      return;
+    }
+    long delay = backoffNanos;
+    backoffNanos = Math.min(backoffNanos * 2, MAX_BACKOFF);
+    retryScheduled = true;
+    loop.schedule(
+        () -> {
+          synchronized (lock) {
+            retryScheduled = false;
+            ensureConnecting();
+          }
+        },
+        delay);
+  }
+
+  /** Closes the socket; pending calls and later ones fail. Idempotent. */
+  void close() {
+    Link current;
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      current = link;
+    }
+    if (current != null) {
+      fail(current, closedFailure());
+    }
+    CompletableFuture<Void> waiting;
+    synchronized (lock) {
+      waiting = nextReady;
+    }
+    waiting.completeExceptionally(closedFailure());
+  }
+
+  /** One socket, from its connect attempt until it breaks or closes. */
+  private final class Link implements IoLoop.Handler {
+    private @Nullable SocketChannel channel;
+    private @Nullable SelectionKey key;
+
+    /** Calls waiting for replies, in the order of their commands on the wire. Guarded by lock. */
+    private final ArrayDeque<Call> pending = new ArrayDeque<>();
+
+    /** Bytes not written yet (write mode). Guarded by lock. */
+    private ByteBuffer out = ByteBuffer.allocateDirect(8192);
+
+    /** Whether the socket was full: the I/O thread writes {@link #out} when it has room. */
+    private boolean writeBlocked;
+
+    /** Logged in and handshake done. Guarded by lock. */
+    private boolean ready;
+
+    private boolean dead;
+
+    /** Handshake replies still to come. Guarded by lock. */
+    private int handshakeLeft;
+
+    /** Bytes read and not parsed yet (write mode between reads). I/O thread only. */
+    private ByteBuffer in = ByteBuffer.allocate(16 * 1024);
+
+    /** On the I/O thread: resolves the address (literal or hosts file, normally) and connects. */
+    void open() {
+      try {
+        InetSocketAddress address = new InetSocketAddress(endpoint.host(), endpoint.port());
+        if (address.isUnresolved()) {
+          throw new IOException("cannot resolve " + endpoint.host());
+        }
+        SocketChannel opened = SocketChannel.open();
+        synchronized (lock) {
+          if (dead) {
+            opened.close();
+            return;
+          }
+          channel = opened;
+        }
+        opened.configureBlocking(false);
+        opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        opened.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+        boolean connected = opened.connect(address);
+        SelectionKey registered =
+            opened.register(
+                loop.selector(), connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, this);
+        synchronized (lock) {
+          key = registered;
+        }
+        if (connected) {
+          connected();
+        }
+      } catch (IOException | RuntimeException e) {
+        fail(this, e);
+      }
+    }
+
+    @Override
+    public void ready(SelectionKey readyKey) {
+      try {
+        if (readyKey.isConnectable()) {
+          ((SocketChannel) readyKey.channel()).finishConnect();
+          readyKey.interestOps(SelectionKey.OP_READ);
+          connected();
+          return;
+        }
+        if (readyKey.isWritable()) {
+          synchronized (lock) {
+            flushFromLoop();
+          }
+        }
+        if (readyKey.isReadable()) {
+          read();
+        }
+      } catch (IOException | RuntimeException e) {
+        fail(this, e);
+      }
+    }
+
+    /** Logs in and sends the handshake; the socket is ready when the last reply is in. */
+    private void connected() {
+      List<String[]> commands = new ArrayList<>(endpoint.login());
+      int required = commands.size();
+      commands.addAll(handshake);
+      IOException broken = null;
+      boolean readyNow = false;
+      synchronized (lock) {
+        if (dead) {
+          return;
+        }
+        handshakeLeft = commands.size();
+        readyNow = handshakeLeft == 0;
+        for (int i = 0; i < commands.size() && broken == null; i++) {
+          broken = write(new HandshakeCall(this, i < required), commands.get(i));
+        }
+      }
+      if (broken != null) {
+        fail(this, broken);
+      } else if (readyNow) {
+        becomeReady();
+      }
+    }
+
+    private void handshakeReplied() {
+      boolean done;
+      synchronized (lock) {
+        done = !dead && --handshakeLeft == 0;
+      }
+      if (done) {
+        becomeReady();
+      }
+    }
+
+    private void becomeReady() {
+      CompletableFuture<Void> waiting;
+      synchronized (lock) {
+        if (dead || link != this) {
+          return;
+        }
+        ready = true;
+        backoffNanos = MIN_BACKOFF;
+        lastFailure = null;
+        waiting = nextReady;
+        nextReady = new CompletableFuture<>();
+      }
+      waiting.complete(null);
+      onReady.run();
+    }
+
+    /** Appends the command and its call; writes what the socket takes. Holds the lock. */
+    @Nullable IOException write(Call call, String[] command) {
+      pending.add(call);
+      try {
+        RespWriter.encode(command, room(RespWriter.maxSize(command)));
+        if (!writeBlocked) {
+          flush();
+        }
+        return null;
+      } catch (IOException e) {
+        return e;
+      }
+    }
+
+    /** {@link #out} with at least {@code bytes} free. Holds the lock. */
+    private ByteBuffer room(int bytes) {
+      if (out.remaining() < bytes) {
+        ByteBuffer larger =
+            ByteBuffer.allocateDirect(Math.max(out.capacity() * 2, out.position() + bytes));
+        out.flip();
+        larger.put(out);
+        out = larger;
+      }
+      return out;
+    }
+
+    /** Writes what the socket takes; asks the I/O thread to write the rest. Holds the lock. */
+    private void flush() throws IOException {
+      out.flip();
+      channel.write(out);
+      out.compact();
+      if (out.position() > 0) {
+        writeBlocked = true;
+        SelectionKey k = key;
+        loop.execute(
+            () -> {
+              if (k.isValid()) {
+                k.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+              }
+            });
+      }
+    }
+
+    /** On the I/O thread, when the socket has room again. Holds the lock. */
+    private void flushFromLoop() throws IOException {
+      out.flip();
+      channel.write(out);
+      out.compact();
+      if (out.position() == 0) {
+        writeBlocked = false;
+        key.interestOps(SelectionKey.OP_READ);
+      }
+    }
+
+    /** On the I/O thread: reads what arrived and hands each complete reply to its call. */
+    private void read() throws IOException {
+      int read = channel.read(in);
+      if (read < 0) {
+        throw new IOException("connection closed by the node");
+      }
+      in.flip();
+      while (in.hasRemaining()) {
+        Object reply = RespReader.read(in);
+        if (reply == RespReader.INCOMPLETE) {
+          break;
+        }
+        deliver(reply);
+      }
+      in.compact();
+      if (!in.hasRemaining()) {
+        ByteBuffer larger = ByteBuffer.allocate(in.capacity() * 2);
+        in.flip();
+        larger.put(in);
+        in = larger;
+      }
+    }
+
+    private void deliver(@Nullable Object reply) {
+      if (pushes.accept(reply)) {
+        return;
+      }
+      Call call;
+      synchronized (lock) {
+        call = pending.poll();
+      }
+      if (call == null) {
+        throw new RespProtocolException("a reply without a request: " + reply);
+      }
+      try {
+        call.reply(reply);
+      } catch (RuntimeException e) {
+        // A call completes futures, whose dependents keep their own failures: this is a bug in a
+        // call. The connection is fine, and the next reply belongs to the next call.
+        log.warn("a reply's handler failed", e);
+      }
+    }
+
+    /** Holds the lock. */
+    private void closeSocket() {
+      try {
+        if (key != null) {
+          key.cancel();
+        }
+        if (channel != null) {
+          channel.close();
+        }
+      } catch (IOException e) {
+        // Nothing to do: the socket is dropped either way.
+      }
+    }
+  }
+
+  /** A reply to a handshake command: a login error fails the attempt; script loads' are ignored. */
+  private final class HandshakeCall extends Call {
+    private final Link link;
+    private final boolean required;
+
+    HandshakeCall(Link link, boolean required) {
+      this.link = link;
+      this.required = required;
+    }
+
+    @Override
+    void reply(@Nullable Object reply) {
+      if (required && reply instanceof RespError error) {
+        RespConnection.this.fail(link, new RespCommandException(error.message()));
+      } else {
+        link.handshakeReplied();
+      }
+    }
+
+    @Override
+    void fail(Throwable cause) {
+      // The link's failure is reported to whoever waits for it to become ready.
+    }
+  }
+}

@@ -1,0 +1,508 @@
+package io.fencedlock.redlock.resp;
+
+import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.driver.DriverOptions;
+import io.fencedlock.redlock.driver.LuaScript;
+import io.fencedlock.redlock.driver.NodeReplies;
+import io.fencedlock.redlock.driver.OwnThreads;
+import io.fencedlock.redlock.driver.RequestTimer;
+import io.fencedlock.redlock.driver.SettingsAudit;
+import io.fencedlock.redlock.spi.InitReply;
+import io.fencedlock.redlock.spi.LockReply;
+import io.fencedlock.redlock.spi.LockRequest;
+import io.fencedlock.redlock.spi.MultiLockReply;
+import io.fencedlock.redlock.spi.NodeDriver;
+import io.fencedlock.redlock.spi.NodeKeys;
+import io.fencedlock.redlock.spi.NodeMarks;
+import io.fencedlock.redlock.spi.ReleaseFeed;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The default {@link NodeDriver}: RESP2 by hand over one plain TCP connection per node, all on one
+ * I/O thread ({@link IoLoop}). A caller encodes its command and writes it to the node's socket
+ * itself; the I/O thread parses each reply and completes the call's future on that thread, so a
+ * quorum step costs the caller one wake-up, by the reply that decides it. Every lock operation is
+ * bounded by the node timeout ({@link RequestTimer}), administrative ones by the connect timeout;
+ * scripts go by EVALSHA (loaded when a connection opens) with an EVAL fallback; release
+ * announcements arrive on a subscriber connection per node ({@link RespReleaseFeed}).
+ *
+ * <p>It replaced Lettuce on the hot path because Lettuce's own quorum fan-out was measured above
+ * the performance targets before any of this library's work (docs/analysis.md, section 10). It
+ * speaks plain TCP with optional {@code AUTH} and {@code SELECT}; for TLS, Unix sockets or
+ * Sentinel, {@link io.fencedlock.redlock.Redlock#create(RedlockConfig)} uses {@link
+ * io.fencedlock.redlock.lettuce.LettuceNodeDriver}. Thread-safe.
+ */
+public final class RespNodeDriver implements NodeDriver {
+
+  private final List<RespConnection> nodes;
+  private final RespReleaseFeed releases;
+  private final IoLoop loop;
+  private final RequestTimer timer;
+  private final OwnThreads threads;
+  private final long adminTimeoutNanos;
+
+  /** acquire.lua's ARGV[3]. */
+  private final String markerCheck;
+
+  private RespNodeDriver(RedlockConfig config, DriverOptions options) {
+    List<NodeEndpoint> endpoints = new ArrayList<>();
+    for (String uri : config.nodes()) {
+      endpoints.add(NodeEndpoint.of(uri)); // first, so a bad URI starts no thread
+    }
+    this.threads = new OwnThreads();
+    this.loop = new IoLoop(threads.factory("redlock-io"));
+    this.timer = new RequestTimer(config.nodeTimeout(), threads.factory("redlock-timeouts"));
+    List<String[]> scriptLoads = new ArrayList<>();
+    for (LuaScript script : LuaScript.ALL) {
+      // Loaded on connect, so that a script's first call does not answer NOSCRIPT: under load
+      // that answer can come after the node timeout, when the EVAL fallback is skipped.
+      scriptLoads.add(new String[] {"SCRIPT", "LOAD", script.source()});
+    }
+    List<RespConnection> connections = new ArrayList<>();
+    for (NodeEndpoint endpoint : endpoints) {
+      connections.add(
+          new RespConnection(
+              endpoint, loop, config.connectTimeout(), scriptLoads, reply -> false, () -> {}));
+    }
+    this.nodes = List.copyOf(connections);
+    this.releases = new RespReleaseFeed(endpoints, loop, config.connectTimeout());
+    this.adminTimeoutNanos = config.connectTimeout().toNanos();
+    this.markerCheck = options.checksMarker() ? "1" : "0";
+  }
+
+  /** Whether every configured node can be reached by this driver (plain TCP). */
+  public static boolean supports(RedlockConfig config) {
+    return config.nodes().stream().allMatch(NodeEndpoint::supports);
+  }
+
+  /** A driver for the configured nodes, with {@link DriverOptions#defaults()}. */
+  public static RespNodeDriver open(RedlockConfig config) {
+    return open(config, DriverOptions.defaults());
+  }
+
+  /**
+   * A driver for the configured nodes; connects lazily ({@link #connect}).
+   *
+   * @throws IllegalArgumentException if a node is not plain TCP (see {@link #supports})
+   */
+  public static RespNodeDriver open(RedlockConfig config, DriverOptions options) {
+    return new RespNodeDriver(config, options);
+  }
+
+  @Override
+  public int size() {
+    return nodes.size();
+  }
+
+  @Override
+  public String label(int node) {
+    return nodes.get(node).label();
+  }
+
+  @Override
+  public void connect(Duration timeout) {
+    CompletableFuture<?>[] connects = new CompletableFuture<?>[nodes.size()];
+    for (int i = 0; i < connects.length; i++) {
+      connects[i] = nodes.get(i).whenReady().exceptionally(e -> null);
+    }
+    try {
+      CompletableFuture.allOf(connects).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      // Some node is slow or unreachable; it shows up as that node's outcome later.
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("connect futures are made infallible above", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public CompletableFuture<LockReply> lock(int node, LockRequest request) {
+    String ttl = Long.toString(request.ttlMillis());
+    if (request.fenceKey() != null) {
+      String predicted = Long.toString(request.predictedToken());
+      String[] keys = {request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER};
+      String[] args =
+          request.predecessorOwner() == null
+              ? new String[] {request.owner(), ttl, markerCheck, predicted}
+              : new String[] {
+                request.owner(), ttl, markerCheck, predicted, request.predecessorOwner()
+              };
+      return script(node, LuaScript.ACQUIRE, RespNodeDriver::lockReply, keys, args);
+    }
+    if (request.predecessorOwner() != null) {
+      return script(
+          node,
+          LuaScript.HANDOFF,
+          RespNodeDriver::lockReply,
+          new String[] {request.lockKey()},
+          request.owner(),
+          ttl,
+          request.predecessorOwner());
+    }
+    return command(
+        node,
+        timer.timeoutNanos(),
+        reply -> {
+          if ("OK".equals(reply)) {
+            return new LockReply.Granted(0, false);
+          }
+          if (reply == null) {
+            return new LockReply.Refused(-1, 0, null);
+          }
+          throw new IllegalStateException("not a SET reply");
+        },
+        "SET",
+        request.lockKey(),
+        request.owner(),
+        "NX",
+        "PX",
+        ttl);
+  }
+
+  private static LockReply lockReply(@Nullable Object reply) {
+    return NodeReplies.lockReply(list(reply));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Object> list(@Nullable Object reply) {
+    if (reply instanceof List<?> elements) {
+      return (List<Object>) elements;
+    }
+    throw new IllegalStateException("not an array");
+  }
+
+  /** Whether a script's integer reply is 1 (its "yes"). */
+  private static boolean isOne(@Nullable Object reply) {
+    return ((Long) reply) == 1L;
+  }
+
+  @Override
+  public CompletableFuture<Boolean> writeToken(
+      int node, String lockKey, String fenceKey, String owner, long token) {
+    return script(
+        node,
+        LuaScript.FENCE,
+        RespNodeDriver::isOne,
+        new String[] {lockKey, fenceKey, NodeKeys.HIGH_WATER},
+        owner,
+        Long.toString(token));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> lengthen(
+      int node, String lockKey, String owner, long ttlMillis) {
+    return script(
+        node,
+        LuaScript.EXTEND,
+        RespNodeDriver::isOne,
+        new String[] {lockKey},
+        owner,
+        Long.toString(ttlMillis));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> release(
+      int node, String lockKey, String owner, @Nullable String announceOn) {
+    String[] args = announceOn == null ? new String[] {owner} : new String[] {owner, announceOn};
+    return script(node, LuaScript.RELEASE, RespNodeDriver::isOne, new String[] {lockKey}, args);
+  }
+
+  @Override
+  public CompletableFuture<MultiLockReply> lockAll(
+      int node, List<String> lockKeys, List<String> fenceKeys, String owner, long ttlMillis) {
+    List<String> keys = new ArrayList<>(lockKeys);
+    keys.addAll(fenceKeys);
+    keys.add(NodeKeys.MARKER);
+    return script(
+        node,
+        LuaScript.ACQUIRE_ALL,
+        reply -> NodeReplies.multiLockReply(list(reply)),
+        keys.toArray(String[]::new),
+        owner,
+        Long.toString(ttlMillis),
+        markerCheck);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> writeTokens(
+      int node, List<String> lockKeys, List<String> fenceKeys, String owner, List<Long> tokens) {
+    List<String> keys = new ArrayList<>(lockKeys);
+    keys.addAll(fenceKeys);
+    keys.add(NodeKeys.HIGH_WATER);
+    List<String> args = new ArrayList<>(List.of(owner));
+    tokens.forEach(token -> args.add(Long.toString(token)));
+    return script(
+        node,
+        LuaScript.FENCE_ALL,
+        RespNodeDriver::isOne,
+        keys.toArray(String[]::new),
+        args.toArray(String[]::new));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> lengthenAll(
+      int node, List<String> lockKeys, String owner, long ttlMillis) {
+    return script(
+        node,
+        LuaScript.EXTEND_ALL,
+        RespNodeDriver::isOne,
+        lockKeys.toArray(String[]::new),
+        owner,
+        Long.toString(ttlMillis));
+  }
+
+  @Override
+  public CompletableFuture<Long> releaseAll(
+      int node, List<String> lockKeys, String owner, @Nullable List<String> channels) {
+    List<String> args = new ArrayList<>(List.of(owner));
+    if (channels != null) {
+      args.addAll(channels);
+    }
+    return script(
+        node,
+        LuaScript.RELEASE_ALL,
+        reply -> (Long) reply,
+        lockKeys.toArray(String[]::new),
+        args.toArray(String[]::new));
+  }
+
+  @Override
+  public CompletableFuture<NodeMarks> readMarks(int node) {
+    return command(
+        node,
+        timer.timeoutNanos(),
+        reply -> {
+          List<Object> values = list(reply);
+          Object marker = values.get(0);
+          Object highWater = values.get(1);
+          return new NodeMarks(
+              marker != null,
+              marker != null ? Long.parseLong((String) marker) : 0,
+              highWater != null ? Long.parseLong((String) highWater) : 0);
+        },
+        "MGET",
+        NodeKeys.MARKER,
+        NodeKeys.HIGH_WATER);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> hasMarker(int node) {
+    return command(
+        node, adminTimeoutNanos, reply -> list(reply).get(0) != null, "MGET", NodeKeys.MARKER);
+  }
+
+  @Override
+  public CompletableFuture<String> nameEmptyIncarnation(int node, String freshName) {
+    return script(
+        node,
+        adminTimeoutNanos,
+        LuaScript.NAME_EMPTY_NODE,
+        reply -> reply == null ? "" : (String) reply,
+        new String[] {NodeKeys.MARKER, NodeKeys.EMPTY},
+        freshName);
+  }
+
+  @Override
+  public CompletableFuture<InitReply> initialize(
+      int node, long epoch, @Nullable String incarnation) {
+    String[] args =
+        incarnation == null
+            ? new String[] {Long.toString(epoch)}
+            : new String[] {Long.toString(epoch), incarnation};
+    return script(
+        node,
+        adminTimeoutNanos,
+        LuaScript.INIT_NODE,
+        reply -> NodeReplies.initReply(list(reply)),
+        new String[] {NodeKeys.MARKER, NodeKeys.HIGH_WATER, NodeKeys.EMPTY},
+        args);
+  }
+
+  @Override
+  public CompletableFuture<String> serverId(int node) {
+    return command(node, adminTimeoutNanos, NodeReplies::runId, "INFO", "server");
+  }
+
+  @Override
+  public CompletableFuture<List<String>> settingsWarnings() {
+    List<String> labels = new ArrayList<>();
+    for (RespConnection connection : nodes) {
+      labels.add(connection.label());
+    }
+    return SettingsAudit.warnings(labels, this::configGet);
+  }
+
+  /** One CONFIG GET parameter as a map (empty if the server does not know it). */
+  private CompletableFuture<Map<String, String>> configGet(int node, String parameter) {
+    return command(
+        node,
+        timer.timeoutNanos(),
+        reply -> {
+          List<Object> pairs = list(reply);
+          Map<String, String> values = new HashMap<>();
+          for (int i = 0; i + 1 < pairs.size(); i += 2) {
+            values.put(String.valueOf(pairs.get(i)), String.valueOf(pairs.get(i + 1)));
+          }
+          return values;
+        },
+        "CONFIG",
+        "GET",
+        parameter);
+  }
+
+  @Override
+  public ReleaseFeed releases() {
+    return releases;
+  }
+
+  @Override
+  public boolean isDriverThread() {
+    return threads.isCurrentThreadOwn();
+  }
+
+  /**
+   * Closes every connection (unanswered requests fail at once), then the I/O thread and the request
+   * timer. Idempotent.
+   */
+  @Override
+  public void close() {
+    nodes.forEach(RespConnection::close);
+    releases.close();
+    loop.close();
+    timer.close();
+  }
+
+  // --- calls ---------------------------------------------------------------------------------
+
+  private <R> CompletableFuture<R> script(
+      int node,
+      LuaScript script,
+      Function<@Nullable Object, R> parse,
+      String[] keys,
+      String... args) {
+    return script(node, timer.timeoutNanos(), script, parse, keys, args);
+  }
+
+  private <R> CompletableFuture<R> script(
+      int node,
+      long timeoutNanos,
+      LuaScript script,
+      Function<@Nullable Object, R> parse,
+      String[] keys,
+      String... args) {
+    String[] command = new String[3 + keys.length + args.length];
+    command[0] = "EVALSHA";
+    command[1] = script.sha1();
+    command[2] = Integer.toString(keys.length);
+    System.arraycopy(keys, 0, command, 3, keys.length);
+    System.arraycopy(args, 0, command, 3 + keys.length, args.length);
+    CompletableFuture<R> result = bounded(timeoutNanos);
+    RespConnection connection = nodes.get(node);
+    connection.send(new ScriptCall<>(connection, script, command, parse, result), command);
+    return result;
+  }
+
+  private <R> CompletableFuture<R> command(
+      int node, long timeoutNanos, Function<@Nullable Object, R> parse, String... command) {
+    CompletableFuture<R> result = bounded(timeoutNanos);
+    nodes.get(node).send(new CommandCall<>(parse, result), command);
+    return result;
+  }
+
+  private <R> CompletableFuture<R> bounded(long timeoutNanos) {
+    return timeoutNanos == timer.timeoutNanos()
+        ? timer.bound(new CompletableFuture<>())
+        : new CompletableFuture<R>().orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** A command's reply, parsed as it completes the call (no stage of its own). */
+  private static class CommandCall<R> extends RespConnection.Call {
+    final Function<@Nullable Object, R> parse;
+    final CompletableFuture<R> result;
+
+    CommandCall(Function<@Nullable Object, R> parse, CompletableFuture<R> result) {
+      this.parse = parse;
+      this.result = result;
+    }
+
+    @Override
+    void reply(@Nullable Object reply) {
+      if (reply instanceof RespError error) {
+        result.completeExceptionally(new RespCommandException(error.message()));
+        return;
+      }
+      R parsed;
+      try {
+        parsed = parse.apply(reply);
+      } catch (RuntimeException garbled) {
+        result.completeExceptionally(
+            new IllegalStateException("unexpected reply " + reply + ": " + garbled, garbled));
+        return;
+      }
+      result.complete(parsed);
+    }
+
+    @Override
+    void fail(Throwable cause) {
+      result.completeExceptionally(cause);
+    }
+  }
+
+  /**
+   * A script's reply: a NOSCRIPT (a node that restarted behind an open connection forgot its
+   * scripts) sends the script's EVAL, unless the call has timed out meanwhile, except for the
+   * releases: a late lock step could reach the node after the release that was meant to undo it,
+   * while a late release only deletes a key of an owner id nobody uses again. Deciding and sending
+   * happen under the result's monitor, which the request timer also holds when it times a call out:
+   * either the EVAL goes out first, and the release that follows the timeout reaches the node after
+   * it, or the timeout wins and no EVAL is sent.
+   */
+  private static final class ScriptCall<R> extends CommandCall<R> {
+    private final RespConnection connection;
+    private final LuaScript script;
+    private final String[] command;
+    private boolean evalSent;
+
+    ScriptCall(
+        RespConnection connection,
+        LuaScript script,
+        String[] command,
+        Function<@Nullable Object, R> parse,
+        CompletableFuture<R> result) {
+      super(parse, result);
+      this.connection = connection;
+      this.script = script;
+      this.command = command;
+    }
+
+    @Override
+    void reply(@Nullable Object reply) {
+      if (reply instanceof RespError error && error.isNoScript() && !evalSent) {
+        boolean lateIsHarmless = script == LuaScript.RELEASE || script == LuaScript.RELEASE_ALL;
+        synchronized (result) {
+          if (result.isDone() && !lateIsHarmless) {
+            return;
+          }
+          evalSent = true;
+          String[] eval = command.clone();
+          eval[0] = "EVAL";
+          eval[1] = script.source();
+          connection.send(this, eval);
+        }
+        return;
+      }
+      super.reply(reply);
+    }
+  }
+}
