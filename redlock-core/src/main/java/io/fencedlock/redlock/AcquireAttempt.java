@@ -92,6 +92,9 @@ final class AcquireAttempt {
   /** Per node, completes once its phase-1 request has been answered or has timed out. */
   private List<CompletableFuture<NodeReply>> phase1Settled = List.of();
 
+  /** Per node, 1 once this attempt's lock step went out to it. */
+  private final AtomicIntegerArray lockStepSent;
+
   private AcquireAttempt(
       LockContext ctx,
       String resource,
@@ -108,6 +111,7 @@ final class AcquireAttempt {
     this.lead = contended && handoff == null ? ctx.nodes().leadNode().pick(lockKey) : -1;
     this.fenceKey = ctx.config().fencing() ? ctx.keys().fenceKey(resource) : ""; // unused unfenced
     this.owner = ctx.env().ids().get();
+    this.lockStepSent = new AtomicIntegerArray(ctx.nodes().size());
     this.start = ctx.ticker().read();
     long guess =
         ctx.config().fencing() && ctx.config().tokenPrediction()
@@ -354,6 +358,7 @@ final class AcquireAttempt {
                 token,
                 deadline,
                 phase1Settled,
+                this::sent,
                 handoff == null ? 0 : handoff.inARow())));
   }
 
@@ -406,7 +411,11 @@ final class AcquireAttempt {
   }
 
   private CompletableFuture<Void> undo() {
-    return ctx.nodes().undoEverywhere(lockKey, owner, phase1Settled, scripted, handoff != null);
+    // Each node's cleanup waits for its reply (not only for the request to go out, as a lease's
+    // release does): a refusal proves there is nothing to clean up, and a failed attempt has no
+    // next acquire in a hurry.
+    return ctx.nodes()
+        .undoEverywhere(lockKey, owner, phase1Settled, node -> false, scripted, handoff != null);
   }
 
   private boolean splitVote() {
@@ -424,7 +433,18 @@ final class AcquireAttempt {
   }
 
   private CompletableFuture<NodeReply> lockStep(int node, LockRequest request) {
-    return ctx.nodes().call(node, d -> d.lock(node, request), reply -> phase1Reply(node, reply));
+    CompletableFuture<NodeReply> reply =
+        ctx.nodes().call(node, d -> d.lock(node, request), r -> phase1Reply(node, r));
+    lockStepSent.set(node, 1); // the driver has sent it (or failed it) by the time it returns
+    return reply;
+  }
+
+  /**
+   * Whether this attempt's lock step has gone out to {@code node} (see {@link
+   * Nodes#afterEachSettled}).
+   */
+  private boolean sent(int node) {
+    return lockStepSent.get(node) == 1;
   }
 
   /** Classifies a lock-step reply; granted and refused replies carry the counter. */

@@ -124,6 +124,7 @@ final class DefaultMultiLease implements MultiLease {
         ctx.nodes()
             .afterEachSettled(
                 acquireSettled,
+                node -> false, // waits for each node's reply, as before
                 true,
                 node ->
                     ctx.nodes()

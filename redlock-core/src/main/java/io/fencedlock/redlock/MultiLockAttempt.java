@@ -153,6 +153,7 @@ final class MultiLockAttempt {
         ctx.nodes()
             .afterEachSettled(
                 settled,
+                node -> false, // waits for each node's reply, as before
                 true,
                 node ->
                     ctx.nodes()

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -151,10 +152,12 @@ final class Nodes {
       String lockKey,
       String owner,
       List<CompletableFuture<NodeReply>> settledPerNode,
+      IntPredicate sentPerNode,
       boolean refusalsProveAbsence,
       boolean announce) {
     List<CompletableFuture<NodeReply>> calls =
-        deleteEverywhere(lockKey, owner, announce, settledPerNode, refusalsProveAbsence);
+        deleteEverywhere(
+            lockKey, owner, announce, settledPerNode, sentPerNode, refusalsProveAbsence);
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
@@ -169,11 +172,12 @@ final class Nodes {
       String lockKey,
       String owner,
       List<CompletableFuture<NodeReply>> settledPerNode,
+      IntPredicate sentPerNode,
       boolean refusalsProveAbsence) {
     CompletableFuture<Void> allDone = new CompletableFuture<>();
     awaitOnClose(allDone); // before sending, so a close() from now on waits for the deletes
     List<CompletableFuture<NodeReply>> calls =
-        deleteEverywhere(lockKey, owner, true, settledPerNode, refusalsProveAbsence);
+        deleteEverywhere(lockKey, owner, true, settledPerNode, sentPerNode, refusalsProveAbsence);
     return QuorumRound.decide(all(), calls, quorum, allDone);
   }
 
@@ -206,21 +210,23 @@ final class Nodes {
    * means another owner; a plain {@code SET NX} refusal does not prove that, as the first delivery
    * of the same request may have set the key.
    *
-   * <p>A node's delete is sent only once that node's acquire request has settled ({@code
-   * settledPerNode}, indexed by node), so it can never overtake the SET it must undo, while the
-   * other nodes need not wait for a slow one. A reply is GRANTED where a key of ours was deleted.
-   * With {@code announce}, each node that deletes publishes the owner id on the key's {@link
-   * ReleaseChannel}.
+   * <p>A node's delete is sent only once that node's acquire request has gone out ({@code
+   * sentPerNode}) or settled ({@code settledPerNode}, indexed by node), so it can never overtake
+   * the SET it must undo, while the other nodes need not wait for a slow one. A reply is GRANTED
+   * where a key of ours was deleted. With {@code announce}, each node that deletes publishes the
+   * owner id on the key's {@link ReleaseChannel}.
    */
   private List<CompletableFuture<NodeReply>> deleteEverywhere(
       String lockKey,
       String owner,
       boolean announce,
       List<CompletableFuture<NodeReply>> settledPerNode,
+      IntPredicate sentPerNode,
       boolean refusalsProveAbsence) {
     String announceOn = announce ? ReleaseChannel.of(lockKey) : null;
     return afterEachSettled(
         settledPerNode,
+        sentPerNode,
         refusalsProveAbsence,
         node ->
             call(
@@ -233,13 +239,20 @@ final class Nodes {
   }
 
   /**
-   * Sends {@code release} to every node that may hold what an acquire took: each once its acquire
-   * request has settled ({@code settledPerNode}, by node), so that a release never overtakes the
-   * request it undoes, and none where the acquire's reply proves nothing was taken (see {@link
-   * NodeReply#tookNothing}).
+   * Sends {@code release} to every node that may hold what an acquire took, never ahead of the
+   * acquire's request there, and to none where the acquire's reply proves nothing was taken (see
+   * {@link NodeReply#tookNothing}). A node whose request has settled ({@code settledPerNode}, by
+   * node) or gone out ({@code sentPerNode}) gets it at once; any other once its request settles.
+   *
+   * <p>Why a request that has gone out need not have settled: the driver runs a node's requests in
+   * the order they were sent and never sends a lock step again (see {@link NodeDriver}), so the
+   * release reaches the node after it. Waiting for the reply instead would hold the release back by
+   * the slowest nodes' replies; a client that acquires the same key again right after would then
+   * meet its own old key on those nodes, and take the refusal for a rival.
    */
   List<CompletableFuture<NodeReply>> afterEachSettled(
       List<CompletableFuture<NodeReply>> settledPerNode,
+      IntPredicate sentPerNode,
       boolean refusalsProveAbsence,
       IntFunction<CompletableFuture<NodeReply>> release) {
     return fanOut(
@@ -252,6 +265,9 @@ final class Nodes {
                 settled.isCompletedExceptionally() ? null : settled.join(),
                 refusalsProveAbsence,
                 release);
+          }
+          if (sentPerNode.test(node)) {
+            return release.apply(node); // its outcome is unknown: it may have taken the key
           }
           return settled
               .handle((acquired, failure) -> acquired)

@@ -48,7 +48,16 @@ public record LuaScript(String name, String source, String sha1) {
           EXTEND_ALL,
           RELEASE_ALL);
 
-  static LuaScript load(String name) {
+  /**
+   * Whether this is the lock step of an acquire, which a driver never sends twice: the algorithm
+   * may send the release that undoes it as soon as it went out, and a second copy sent after a
+   * NOSCRIPT would reach the node after that release and take the key again.
+   */
+  public boolean isLockStep() {
+    return this == ACQUIRE || this == HANDOFF || this == ACQUIRE_ALL;
+  }
+
+  public static LuaScript load(String name) {
     try (InputStream in = LuaScript.class.getResourceAsStream(DIRECTORY + name)) {
       if (in == null) {
         throw new IllegalStateException("Lua script missing from the classpath: " + name);

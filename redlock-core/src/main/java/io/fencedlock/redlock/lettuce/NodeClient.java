@@ -103,11 +103,12 @@ final class NodeClient implements AutoCloseable {
 
   /**
    * Runs a script by EVALSHA, falling back to EVAL when the node does not know it (scripts are
-   * loaded on connect, but a node that restarts behind an open connection forgets them). The
-   * fallback is skipped once the call has timed out, except for release.lua: a late lock step could
-   * reach the node after the release that was meant to undo it, while a late release only deletes a
-   * key of an owner id nobody uses again. The reply is turned into the result by {@code parse} as
-   * it completes the call (no stage of its own); a reply {@code parse} cannot read fails the call.
+   * loaded on connect, but a flushed script cache forgets them). A lock step never falls back (it
+   * is never sent twice, see {@link LuaScript#isLockStep}): it fails, and the script is loaded for
+   * the next call. Other fallbacks are skipped once the call has timed out, except for release.lua:
+   * a late release only deletes a key of an owner id nobody uses again. The reply is turned into
+   * the result by {@code parse} as it completes the call (no stage of its own); a reply {@code
+   * parse} cannot read fails the call.
    */
   <T, R> CompletableFuture<R> script(
       LuaScript script,
@@ -148,6 +149,11 @@ final class NodeClient implements AutoCloseable {
                     (value, failure) -> {
                       if (failure == null) {
                         completeParsed(result, value, parse);
+                      } else if (isNoScript(failure) && script.isLockStep()) {
+                        // Never sent twice (LuaScript.isLockStep): fails, and the script is
+                        // loaded for the next call.
+                        redis.scriptLoad(script.source());
+                        result.completeExceptionally(failure);
                       } else if (isNoScript(failure)) {
                         fallBackToEval(redis, script, type, parse, keys, args, result);
                       } else {

@@ -5,8 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -28,6 +30,15 @@ final class IoLoop implements AutoCloseable {
     void ready(SelectionKey key);
   }
 
+  /** Something with deadlines of its own, checked on every turn of the loop. */
+  interface Expiring {
+    /**
+     * Acts on what is due at {@code now} (a {@link System#nanoTime()} reading); returns the
+     * nanoseconds to its next deadline, or {@link Long#MAX_VALUE} if it has none.
+     */
+    long expireDue(long now);
+  }
+
   private record Timed(long deadline, Runnable task) {}
 
   private final Selector selector;
@@ -38,9 +49,22 @@ final class IoLoop implements AutoCloseable {
   private final PriorityQueue<Timed> timers =
       new PriorityQueue<>((a, b) -> Long.compare(a.deadline - b.deadline, 0));
 
+  private final List<Expiring> expiring = new CopyOnWriteArrayList<>();
+
+  /**
+   * The longest the loop sleeps: a deadline added while it sleeps (a request's, at most this far
+   * ahead) is then never missed, without a wake-up per request.
+   */
+  private final long maxSleepNanos;
+
   private volatile boolean closed;
 
-  IoLoop(ThreadFactory threads) {
+  /**
+   * @param maxSleepNanos the longest the loop sleeps; no {@link Expiring} may add a deadline closer
+   *     than this without waking the loop
+   */
+  IoLoop(ThreadFactory threads, long maxSleepNanos) {
+    this.maxSleepNanos = maxSleepNanos;
     try {
       this.selector = Selector.open();
     } catch (IOException e) {
@@ -56,6 +80,15 @@ final class IoLoop implements AutoCloseable {
 
   boolean inLoop() {
     return Thread.currentThread() == thread;
+  }
+
+  /** Checks {@code deadlines} on every turn of the loop, until {@link #untrack}. */
+  void track(Expiring deadlines) {
+    expiring.add(deadlines);
+  }
+
+  void untrack(Expiring deadlines) {
+    expiring.remove(deadlines);
   }
 
   /** Runs {@code task} on the loop thread, soon; dropped once the loop is closed. */
@@ -76,20 +109,12 @@ final class IoLoop implements AutoCloseable {
     while (!closed) {
       try {
         runTasks();
-        long wait = runDueTimers();
+        long wait = Math.min(runDueTimers(), expireDue());
         if (closed) {
           break;
         }
-        int ready =
-            wait < 0
-                ? selector.select()
-                : selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999)));
-        if (ready > 0) {
-          for (SelectionKey key : selector.selectedKeys()) {
-            dispatch(key);
-          }
-          selector.selectedKeys().clear();
-        }
+        // The consumer form: no selected-key set to fill, iterate and clear on every turn.
+        selector.select(this::dispatch, Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999)));
       } catch (ClosedSelectorException e) {
         break;
       } catch (Throwable unexpected) {
@@ -121,7 +146,21 @@ final class IoLoop implements AutoCloseable {
     }
   }
 
-  /** Runs the due timers; returns the nanoseconds to the next one, or -1 if there is none. */
+  /** Expires what is due; returns the nanoseconds to sleep at most. */
+  private long expireDue() {
+    long wait = maxSleepNanos;
+    long now = System.nanoTime();
+    for (Expiring deadlines : expiring) {
+      try {
+        wait = Math.min(wait, deadlines.expireDue(now));
+      } catch (RuntimeException e) {
+        log.warn("redlock I/O loop: expiring requests failed", e);
+      }
+    }
+    return wait;
+  }
+
+  /** Runs the due timers; returns the nanoseconds to the next one, or the longest sleep. */
   private long runDueTimers() {
     Timed next;
     while ((next = timers.peek()) != null) {
@@ -137,7 +176,7 @@ final class IoLoop implements AutoCloseable {
       }
       runTasks(); // a timer's connect attempt registers its channel before the next select
     }
-    return -1;
+    return maxSleepNanos;
   }
 
   /** Stops the thread and closes the selector (channels are closed by their connections). */

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  *
  * Thread-safe.
  */
-final class RespConnection {
+final class RespConnection implements IoLoop.Expiring {
   private static final Logger log = LoggerFactory.getLogger(RespConnection.class);
 
   /**
@@ -48,11 +49,27 @@ final class RespConnection {
    * again, as a script's EVAL fallback does, is called again for that command).
    */
   abstract static class Call {
+    /** When the call times out ({@link System#nanoTime()}), if {@link #timed}. */
+    private long deadline;
+
+    private boolean timed;
+
+    /** Whether its reply came (set under the connection's lock, on the I/O thread). */
+    private boolean answered;
+
     /** The node's reply (a {@link RespError} for an error reply), on the I/O thread. */
     abstract void reply(@Nullable Object reply);
 
     /** No reply will come: the connection broke or closed, or the request was never sent. */
     abstract void fail(Throwable cause);
+
+    /**
+     * The timeout passed without a reply, on the I/O thread; the reply may still come (and is then
+     * handed to {@link #reply}, which must ignore it if the call has given up).
+     */
+    void timeOut() {
+      fail(new TimeoutException());
+    }
   }
 
   /** Replies that answer no request (pub/sub messages); true if {@code reply} was one. */
@@ -115,6 +132,7 @@ final class RespConnection {
     this.handshake = List.copyOf(handshake);
     this.pushes = pushes;
     this.onReady = onReady;
+    loop.track(this);
   }
 
   String label() {
@@ -151,6 +169,15 @@ final class RespConnection {
    * is no ready socket, fails {@code call} at once (on the caller's thread) and starts connecting.
    */
   void send(Call call, String... command) {
+    send(call, 0, command);
+  }
+
+  /**
+   * The same, and if {@code timeoutNanos} is positive, {@link Call#timeOut} once it passes without
+   * a reply. The timeout is at most the loop's longest sleep (the node timeout), so the loop never
+   * needs a wake-up for it.
+   */
+  void send(Call call, long timeoutNanos, String... command) {
     Link sentOn = null;
     Throwable refused = null;
     IOException broken = null;
@@ -163,6 +190,16 @@ final class RespConnection {
         ensureConnecting();
       } else {
         sentOn = current;
+        if (timeoutNanos > 0) {
+          call.timed = true;
+          call.deadline = System.nanoTime() + timeoutNanos;
+        }
+        call.answered = false;
+        if (call.timed) {
+          // Sent again (a script's EVAL after NOSCRIPT), it keeps its first deadline: its earlier
+          // entry, still queued, times it out then; this one only once it reaches the head.
+          current.deadlines.add(call);
+        }
         broken = current.write(call, command);
       }
     }
@@ -224,6 +261,7 @@ final class RespConnection {
       failed.closeSocket();
       orphaned = new ArrayList<>(failed.pending);
       failed.pending.clear();
+      failed.deadlines.clear();
       wasReady = failed.ready;
       if (link == failed) {
         link = null;
@@ -274,8 +312,46 @@ final class RespConnection {
         delay);
   }
 
+  /**
+   * On the I/O thread: times out the calls whose deadline passed. Calls leave the queue of
+   * deadlines when answered or timed out, in send order; their deadlines are in the same order (one
+   * timeout per connection), so only the head is ever due.
+   */
+  @Override
+  public long expireDue(long now) {
+    List<Call> expired = null;
+    long next = Long.MAX_VALUE;
+    synchronized (lock) {
+      Link current = link;
+      if (current == null) {
+        return next;
+      }
+      Call head;
+      while ((head = current.deadlines.peek()) != null) {
+        if (!head.answered && head.deadline - now > 0) {
+          next = head.deadline - now;
+          break;
+        }
+        current.deadlines.poll();
+        if (!head.answered) {
+          if (expired == null) {
+            expired = new ArrayList<>();
+          }
+          expired.add(head);
+        }
+      }
+    }
+    if (expired != null) {
+      for (Call call : expired) {
+        call.timeOut();
+      }
+    }
+    return next;
+  }
+
   /** Closes the socket; pending calls and later ones fail. Idempotent. */
   void close() {
+    loop.untrack(this);
     Link current;
     synchronized (lock) {
       if (closed) {
@@ -302,8 +378,18 @@ final class RespConnection {
     /** Calls waiting for replies, in the order of their commands on the wire. Guarded by lock. */
     private final ArrayDeque<Call> pending = new ArrayDeque<>();
 
-    /** Bytes not written yet (write mode). Guarded by lock. */
-    private ByteBuffer out = ByteBuffer.allocateDirect(8192);
+    /**
+     * Calls sent with a timeout and not yet dropped by {@link #expireDue}, in send order. Guarded
+     * by lock.
+     */
+    private final ArrayDeque<Call> deadlines = new ArrayDeque<>();
+
+    /**
+     * Bytes not written yet (write mode). On the heap: encoding into its array is cheaper than a
+     * direct buffer's bounds-checked puts, and the JDK copies it to a cached direct buffer to
+     * write. Guarded by lock.
+     */
+    private ByteBuffer out = ByteBuffer.allocate(8192);
 
     /** Whether the socket was full: the I/O thread writes {@link #out} when it has room. */
     private boolean writeBlocked;
@@ -442,7 +528,7 @@ final class RespConnection {
     private ByteBuffer room(int bytes) {
       if (out.remaining() < bytes) {
         ByteBuffer larger =
-            ByteBuffer.allocateDirect(Math.max(out.capacity() * 2, out.position() + bytes));
+            ByteBuffer.allocate(Math.max(out.capacity() * 2, out.position() + bytes));
         out.flip();
         larger.put(out);
         out = larger;
@@ -508,6 +594,9 @@ final class RespConnection {
       Call call;
       synchronized (lock) {
         call = pending.poll();
+        if (call != null) {
+          call.answered = true;
+        }
       }
       if (call == null) {
         throw new RespProtocolException("a reply without a request: " + reply);

@@ -5,7 +5,6 @@ import io.fencedlock.redlock.driver.DriverOptions;
 import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.redlock.driver.NodeReplies;
 import io.fencedlock.redlock.driver.OwnThreads;
-import io.fencedlock.redlock.driver.RequestTimer;
 import io.fencedlock.redlock.driver.SettingsAudit;
 import io.fencedlock.redlock.spi.InitReply;
 import io.fencedlock.redlock.spi.LockReply;
@@ -32,8 +31,8 @@ import org.jspecify.annotations.Nullable;
  * I/O thread ({@link IoLoop}). A caller encodes its command and writes it to the node's socket
  * itself; the I/O thread parses each reply and completes the call's future on that thread, so a
  * quorum step costs the caller one wake-up, by the reply that decides it. Every lock operation is
- * bounded by the node timeout ({@link RequestTimer}), administrative ones by the connect timeout;
- * scripts go by EVALSHA (loaded when a connection opens) with an EVAL fallback; release
+ * bounded by the node timeout (timed out on the I/O thread), administrative ones by the connect
+ * timeout; scripts go by EVALSHA (loaded when a connection opens) with an EVAL fallback; release
  * announcements arrive on a subscriber connection per node ({@link RespReleaseFeed}).
  *
  * <p>It replaced Lettuce on the hot path because Lettuce's own quorum fan-out was measured above
@@ -46,8 +45,8 @@ public final class RespNodeDriver implements NodeDriver {
 
   private final List<RespConnection> nodes;
   private final RespReleaseFeed releases;
-  private final IoLoop loop;
-  private final RequestTimer timer;
+  private final List<IoLoop> loops;
+  private final long nodeTimeoutNanos;
   private final OwnThreads threads;
   private final long adminTimeoutNanos;
 
@@ -60,22 +59,32 @@ public final class RespNodeDriver implements NodeDriver {
       endpoints.add(NodeEndpoint.of(uri)); // first, so a bad URI starts no thread
     }
     this.threads = new OwnThreads();
-    this.loop = new IoLoop(threads.factory("redlock-io"));
-    this.timer = new RequestTimer(config.nodeTimeout(), threads.factory("redlock-timeouts"));
+    this.nodeTimeoutNanos = config.nodeTimeout().toNanos();
+    int ioThreads = Integer.getInteger("fencedlock.ioThreads", 1);
+    List<IoLoop> started = new ArrayList<>();
+    for (int i = 0; i < ioThreads; i++) {
+      started.add(new IoLoop(threads.factory("redlock-io"), nodeTimeoutNanos));
+    }
+    this.loops = List.copyOf(started);
     List<String[]> scriptLoads = new ArrayList<>();
     for (LuaScript script : LuaScript.ALL) {
-      // Loaded on connect, so that a script's first call does not answer NOSCRIPT: under load
-      // that answer can come after the node timeout, when the EVAL fallback is skipped.
+      // Loaded on connect, so that a script's first call does not answer NOSCRIPT (a lock step
+      // is then refused, other calls take a second round trip).
       scriptLoads.add(new String[] {"SCRIPT", "LOAD", script.source()});
     }
     List<RespConnection> connections = new ArrayList<>();
-    for (NodeEndpoint endpoint : endpoints) {
+    for (int i = 0; i < endpoints.size(); i++) {
       connections.add(
           new RespConnection(
-              endpoint, loop, config.connectTimeout(), scriptLoads, reply -> false, () -> {}));
+              endpoints.get(i),
+              loops.get(i % loops.size()),
+              config.connectTimeout(),
+              scriptLoads,
+              reply -> false,
+              () -> {}));
     }
     this.nodes = List.copyOf(connections);
-    this.releases = new RespReleaseFeed(endpoints, loop, config.connectTimeout());
+    this.releases = new RespReleaseFeed(endpoints, loops.get(0), config.connectTimeout());
     this.adminTimeoutNanos = config.connectTimeout().toNanos();
     this.markerCheck = options.checksMarker() ? "1" : "0";
   }
@@ -152,7 +161,7 @@ public final class RespNodeDriver implements NodeDriver {
     }
     return command(
         node,
-        timer.timeoutNanos(),
+        nodeTimeoutNanos,
         reply -> {
           if ("OK".equals(reply)) {
             return new LockReply.Granted(0, false);
@@ -281,7 +290,7 @@ public final class RespNodeDriver implements NodeDriver {
   public CompletableFuture<NodeMarks> readMarks(int node) {
     return command(
         node,
-        timer.timeoutNanos(),
+        nodeTimeoutNanos,
         reply -> {
           List<Object> values = list(reply);
           Object marker = values.get(0);
@@ -347,7 +356,7 @@ public final class RespNodeDriver implements NodeDriver {
   private CompletableFuture<Map<String, String>> configGet(int node, String parameter) {
     return command(
         node,
-        timer.timeoutNanos(),
+        nodeTimeoutNanos,
         reply -> {
           List<Object> pairs = list(reply);
           Map<String, String> values = new HashMap<>();
@@ -372,15 +381,13 @@ public final class RespNodeDriver implements NodeDriver {
   }
 
   /**
-   * Closes every connection (unanswered requests fail at once), then the I/O thread and the request
-   * timer. Idempotent.
+   * Closes every connection (unanswered requests fail at once), then the I/O thread. Idempotent.
    */
   @Override
   public void close() {
     nodes.forEach(RespConnection::close);
     releases.close();
-    loop.close();
-    timer.close();
+    loops.forEach(IoLoop::close);
   }
 
   // --- calls ---------------------------------------------------------------------------------
@@ -391,7 +398,7 @@ public final class RespNodeDriver implements NodeDriver {
       Function<@Nullable Object, R> parse,
       String[] keys,
       String... args) {
-    return script(node, timer.timeoutNanos(), script, parse, keys, args);
+    return script(node, nodeTimeoutNanos, script, parse, keys, args);
   }
 
   private <R> CompletableFuture<R> script(
@@ -407,23 +414,41 @@ public final class RespNodeDriver implements NodeDriver {
     command[2] = Integer.toString(keys.length);
     System.arraycopy(keys, 0, command, 3, keys.length);
     System.arraycopy(args, 0, command, 3 + keys.length, args.length);
-    CompletableFuture<R> result = bounded(timeoutNanos);
+    CompletableFuture<R> result = new CompletableFuture<>();
     RespConnection connection = nodes.get(node);
-    connection.send(new ScriptCall<>(connection, script, command, parse, result), command);
+    send(
+        connection,
+        new ScriptCall<>(connection, script, command, parse, result),
+        result,
+        timeoutNanos,
+        command);
     return result;
   }
 
   private <R> CompletableFuture<R> command(
       int node, long timeoutNanos, Function<@Nullable Object, R> parse, String... command) {
-    CompletableFuture<R> result = bounded(timeoutNanos);
-    nodes.get(node).send(new CommandCall<>(parse, result), command);
+    CompletableFuture<R> result = new CompletableFuture<>();
+    send(nodes.get(node), new CommandCall<>(parse, result), result, timeoutNanos, command);
     return result;
   }
 
-  private <R> CompletableFuture<R> bounded(long timeoutNanos) {
-    return timeoutNanos == timer.timeoutNanos()
-        ? timer.bound(new CompletableFuture<>())
-        : new CompletableFuture<R>().orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+  /**
+   * Lock operations are timed out by their connection on the I/O thread (no timer thread, no timer
+   * entry per request); the rare administrative calls, whose timeout is longer than the loop's
+   * longest sleep, by {@link CompletableFuture#orTimeout}.
+   */
+  private void send(
+      RespConnection connection,
+      RespConnection.Call call,
+      CompletableFuture<?> result,
+      long timeoutNanos,
+      String[] command) {
+    if (timeoutNanos == nodeTimeoutNanos) {
+      connection.send(call, timeoutNanos, command);
+    } else {
+      result.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+      connection.send(call, command);
+    }
   }
 
   /** A command's reply, parsed as it completes the call (no stage of its own). */
@@ -460,13 +485,12 @@ public final class RespNodeDriver implements NodeDriver {
   }
 
   /**
-   * A script's reply: a NOSCRIPT (a node that restarted behind an open connection forgot its
-   * scripts) sends the script's EVAL, unless the call has timed out meanwhile, except for the
-   * releases: a late lock step could reach the node after the release that was meant to undo it,
-   * while a late release only deletes a key of an owner id nobody uses again. Deciding and sending
-   * happen under the result's monitor, which the request timer also holds when it times a call out:
-   * either the EVAL goes out first, and the release that follows the timeout reaches the node after
-   * it, or the timeout wins and no EVAL is sent.
+   * A script's reply. A NOSCRIPT (the node's script cache was flushed behind an open connection)
+   * fails a lock step, and loads the script for the next call: a lock step is never sent twice
+   * ({@link LuaScript#isLockStep}). Any other script is sent again as an EVAL: a release always (a
+   * late one only deletes a key of an owner id nobody uses again), the rest unless the call has
+   * given up meanwhile. A lock operation's timeout and its reply are both handled on the I/O
+   * thread; the monitor is for the administrative calls, timed out on another thread.
    */
   private static final class ScriptCall<R> extends CommandCall<R> {
     private final RespConnection connection;
@@ -489,6 +513,16 @@ public final class RespNodeDriver implements NodeDriver {
     @Override
     void reply(@Nullable Object reply) {
       if (reply instanceof RespError error && error.isNoScript() && !evalSent) {
+        if (script.isLockStep()) {
+          // Never sent twice (LuaScript.isLockStep); the script is loaded for the next call.
+          connection.send(
+              new CommandCall<>(r -> r, new CompletableFuture<>()),
+              "SCRIPT",
+              "LOAD",
+              script.source());
+          super.reply(reply);
+          return;
+        }
         boolean lateIsHarmless = script == LuaScript.RELEASE || script == LuaScript.RELEASE_ALL;
         synchronized (result) {
           if (result.isDone() && !lateIsHarmless) {
@@ -498,7 +532,7 @@ public final class RespNodeDriver implements NodeDriver {
           String[] eval = command.clone();
           eval[0] = "EVAL";
           eval[1] = script.source();
-          connection.send(this, eval);
+          connection.send(this, eval); // keeps the call's first deadline (RespConnection.send)
         }
         return;
       }

@@ -3,7 +3,7 @@ package io.fencedlock.redlock.resp;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-/** Encodes a command as a RESP2 array of bulk strings, by hand and without a copy for ASCII. */
+/** Encodes a command as a RESP2 array of bulk strings, by hand, into a heap buffer's array. */
 final class RespWriter {
 
   private RespWriter() {}
@@ -17,24 +17,34 @@ final class RespWriter {
     return size;
   }
 
-  /** Writes {@code command} to {@code out}, which has at least {@link #maxSize} bytes free. */
+  /**
+   * Writes {@code command} at {@code out}'s position, advancing it; {@code out} has an array and at
+   * least {@link #maxSize} bytes free.
+   */
   static void encode(String[] command, ByteBuffer out) {
-    out.put((byte) '*');
-    number(command.length, out);
+    byte[] bytes = out.array();
+    int at = out.arrayOffset() + out.position();
+    bytes[at++] = '*';
+    at = number(command.length, bytes, at);
     for (String argument : command) {
-      out.put((byte) '$');
+      bytes[at++] = '$';
       if (isAscii(argument)) {
-        number(argument.length(), out);
-        for (int i = 0; i < argument.length(); i++) {
-          out.put((byte) argument.charAt(i));
+        int length = argument.length();
+        at = number(length, bytes, at);
+        for (int i = 0; i < length; i++) {
+          bytes[at + i] = (byte) argument.charAt(i);
         }
+        at += length;
       } else {
-        byte[] bytes = argument.getBytes(StandardCharsets.UTF_8);
-        number(bytes.length, out);
-        out.put(bytes);
+        byte[] utf8 = argument.getBytes(StandardCharsets.UTF_8);
+        at = number(utf8.length, bytes, at);
+        System.arraycopy(utf8, 0, bytes, at, utf8.length);
+        at += utf8.length;
       }
-      out.put((byte) '\r').put((byte) '\n');
+      bytes[at++] = '\r';
+      bytes[at++] = '\n';
     }
+    out.position(at - out.arrayOffset());
   }
 
   private static boolean isAscii(String text) {
@@ -46,19 +56,18 @@ final class RespWriter {
     return true;
   }
 
-  /** A non-negative number in decimal, then CRLF. */
-  private static void number(int value, ByteBuffer out) {
-    if (value >= 10) {
-      int divisor = 1;
-      while (value / divisor >= 10) {
-        divisor *= 10;
-      }
-      for (; divisor > 0; divisor /= 10) {
-        out.put((byte) ('0' + value / divisor % 10));
-      }
-    } else {
-      out.put((byte) ('0' + value));
+  /** Writes a non-negative number in decimal, then CRLF; returns the index after it. */
+  private static int number(int value, byte[] bytes, int at) {
+    int digits = 1;
+    for (int rest = value; rest >= 10; rest /= 10) {
+      digits++;
     }
-    out.put((byte) '\r').put((byte) '\n');
+    for (int i = digits - 1, rest = value; i >= 0; i--, rest /= 10) {
+      bytes[at + i] = (byte) ('0' + rest % 10);
+    }
+    at += digits;
+    bytes[at++] = '\r';
+    bytes[at++] = '\n';
+    return at;
   }
 }

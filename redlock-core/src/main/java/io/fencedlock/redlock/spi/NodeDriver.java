@@ -19,7 +19,10 @@ import org.jspecify.annotations.Nullable;
  *       for the calls marked so). A request whose future timed out may still run on the node later.
  *   <li>Requests to one node run on it in the order they were sent (one connection), so a release
  *       sent after an acquire can never overtake it, and a request is never re-sent after it may
- *       have run.
+ *       have run. A request has been sent (or failed) when its method returns: the algorithm sends
+ *       a release right behind a lock step whose reply is not in yet. So a lock step ({@link
+ *       #lock}, {@link #lockAll}) is never sent twice, not even after a NOSCRIPT reply (which
+ *       proves it did not run): the copy would reach the node after that release.
  *   <li>Every node call is atomic on its node (a Lua script or a single command).
  * </ul>
  *
