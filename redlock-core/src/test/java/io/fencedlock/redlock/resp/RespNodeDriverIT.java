@@ -158,10 +158,23 @@ final class RespNodeDriverIT {
 
       // Fenced: acquire.lua, fence.lua, extend.lua, release.lua.
       LockRequest fenced = new LockRequest("rt:lock", "rt:fence", "alice", TTL, 0, null);
-      assertThat(get(driver.lock(0, fenced))).isInstanceOf(LockReply.Granted.class);
+      // No counter yet: the marker's epoch is the floor.
+      assertThat(get(driver.lock(0, fenced))).isEqualTo(new LockReply.Granted(5, false));
+      assertThat(get(driver.lock(0, fenced)))
+          .as("delivered twice")
+          .isEqualTo(new LockReply.Granted(5, false));
       assertThat(get(driver.lock(0, new LockRequest("rt:lock", "rt:fence", "bob", TTL, 0, null))))
           .isInstanceOfSatisfying(
-              LockReply.Refused.class, r -> assertThat(r.holder()).isIn("alice", null));
+              LockReply.Refused.class,
+              r -> {
+                assertThat(r.holder()).isEqualTo("alice");
+                assertThat(r.counter()).isEqualTo(5);
+                assertThat(r.pttlMillis()).isPositive();
+              });
+      assertThat(get(driver.lock(0, new LockRequest("rt:other", "rt:fence2", "bob", TTL, 6, null))))
+          .as("a predicted token above the counter is written")
+          .isEqualTo(new LockReply.Granted(6, true));
+      assertThat(get(driver.release(0, "rt:other", "bob", null))).isTrue();
       assertThat(get(driver.writeToken(0, "rt:lock", "rt:fence", "bob", 7))).isFalse();
       assertThat(get(driver.writeToken(0, "rt:lock", "rt:fence", "alice", 7))).isTrue();
       assertThat(direct(node.port(), "GET", "rt:fence")).isEqualTo("7");
@@ -225,6 +238,31 @@ final class RespNodeDriverIT {
           .isInstanceOf(LockReply.Refused.class);
       assertThat(get(driver.release(0, "flush:lock", "alice", null))).isTrue();
       assertThat(get(driver.readMarks(0)).initialized()).isTrue();
+    }
+  }
+
+  @Test
+  void largeAndNonAsciiValues_roundTrip() {
+    // 3 bytes a char and a surrogate pair: over 200 KB, so the reply that names it as the holder
+    // outgrows the driver's first read buffer and arrives in several reads.
+    String owner = "€".repeat(70_000) + "-\uD834\uDD1E-zürich";
+    try (RedisNodes nodes = RedisNodes.start(1);
+        RespNodeDriver driver = driver(nodes.uris(), PATIENT)) {
+      get(driver.initialize(0, 1, null));
+      assertThat(get(driver.lock(0, new LockRequest("big:lock", "big:fence", owner, TTL, 0, null))))
+          .isInstanceOf(LockReply.Granted.class);
+      assertThat(direct(nodes.node(0).port(), "GET", "big:lock")).isEqualTo(owner);
+      for (int i = 0; i < 3; i++) {
+        assertThat(
+                get(driver.lock(0, new LockRequest("big:lock", "big:fence", "bob", TTL, 0, null))))
+            .isInstanceOfSatisfying(
+                LockReply.Refused.class, r -> assertThat(r.holder()).isEqualTo(owner));
+      }
+      assertThat(get(driver.lengthen(0, "big:lock", owner, TTL))).isTrue();
+      assertThat(get(driver.release(0, "big:lock", owner, null))).isTrue();
+      assertThat(get(driver.lock(0, plain("big:plain", owner))))
+          .isEqualTo(new LockReply.Granted(0, false));
+      assertThat(direct(nodes.node(0).port(), "GET", "big:plain")).isEqualTo(owner);
     }
   }
 
@@ -520,6 +558,31 @@ final class RespNodeDriverIT {
           .pollInterval(Timing.POLL)
           .untilAsserted(() -> assertThat(driverThreads()).isSubsetOf(before));
       node.resume();
+    }
+  }
+
+  @Test
+  void closeOnTheDriversOwnThread_stillStopsEveryThread() {
+    Set<Thread> before = driverThreads();
+    try (RedisNodes nodes = RedisNodes.start(1)) {
+      RespNodeDriver driver = driver(nodes.uris(), PATIENT);
+      CompletableFuture<Boolean> onDriverThread = new CompletableFuture<>();
+      // A dependent of a reply runs on the I/O thread; closing there must not deadlock or leak.
+      // The node is paused until the dependent is in place, so the reply completes it there.
+      nodes.node(0).pause();
+      CompletableFuture<LockReply> pending = driver.lock(0, plain("self:key", "a"));
+      pending.whenComplete(
+          (reply, failure) -> {
+            onDriverThread.complete(driver.isDriverThread());
+            driver.close();
+          });
+      nodes.node(0).resume();
+      assertThat(get(onDriverThread)).isTrue();
+      await()
+          .atMost(Timing.AWAIT)
+          .pollInterval(Timing.POLL)
+          .untilAsserted(() -> assertThat(driverThreads()).isSubsetOf(before));
+      assertThat(failure(driver.readMarks(0))).isNotInstanceOf(TimeoutException.class);
     }
   }
 
