@@ -36,6 +36,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The RESP driver against real nodes, held to the {@link io.fencedlock.redlock.spi.NodeDriver}
@@ -340,8 +342,13 @@ final class RespNodeDriverIT {
     }
   }
 
-  @Test
-  void largePipelineToAPausedNode_isWrittenLater_andEveryReplyIsItsOwn() {
+  /**
+   * @param outlastTheTimeout whether the node stays paused until the first request has timed out
+   *     (so the late replies meet timed-out calls), or resumes as soon as all are sent
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void largePipelineToAPausedNode_isWrittenLater_andEveryReplyIsItsOwn(boolean outlastTheTimeout) {
     int requests = 6_000;
     String padding = "p".repeat(4096); // 6,000 x 4 KiB: far more than the sockets' buffers
     try (RedisNodes nodes = RedisNodes.start(1);
@@ -358,6 +365,9 @@ final class RespNodeDriverIT {
       List<CompletableFuture<LockReply>> replies = new ArrayList<>();
       for (int i = 0; i < requests; i++) {
         replies.add(driver.lock(0, plain("big:" + i, "owner-" + i + "-" + padding)));
+      }
+      if (outlastTheTimeout) {
+        assertThat(failure(replies.get(0))).isInstanceOf(TimeoutException.class);
       }
       node.resume();
 
