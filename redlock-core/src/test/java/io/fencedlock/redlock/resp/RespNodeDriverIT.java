@@ -18,6 +18,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -468,6 +470,64 @@ final class RespNodeDriverIT {
     }
   }
 
+  @Test
+  void nodePausedWhileConnecting_connectTimesOut_andTheNodeIsUsedOnceItResumes() {
+    try (RedisNodes nodes = RedisNodes.start(1)) {
+      RedisNode node = nodes.node(0);
+      node.pause(); // the kernel accepts the connection; AUTH-less handshake goes unanswered
+      try (RespNodeDriver driver = driver(nodes.uris(), PATIENT)) {
+        assertThat(NodeFailures.describe(failure(driver.lock(0, plain("slow:a", "a")))))
+            .contains(driver.label(0));
+        node.resume();
+        await()
+            .atMost(Timing.AWAIT)
+            .pollInterval(Timing.POLL)
+            .ignoreExceptions()
+            .untilAsserted(
+                () ->
+                    assertThat(driver.lock(0, plain("slow:b", "b")).get())
+                        .isEqualTo(new LockReply.Granted(0, false)));
+        assertThat(get(driver.readMarks(0))).isEqualTo(new NodeMarks(false, 0, 0));
+      }
+    }
+  }
+
+  @Test
+  void aServerThatIsNotRedis_failsRequestsAsGarbled_neverHangs() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread answering =
+          new Thread(
+              () -> {
+                while (!server.isClosed()) {
+                  try (Socket client = server.accept()) {
+                    client.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes());
+                    client.getOutputStream().flush();
+                    // Held open until the driver drops it: the garbage must be noticed, not EOF.
+                    client.getInputStream().transferTo(OutputStream.nullOutputStream());
+                  } catch (IOException e) {
+                    // closed: the loop ends with the server socket
+                  }
+                }
+              },
+              "not-redis");
+      answering.setDaemon(true);
+      answering.start();
+      String uri = "redis://127.0.0.1:" + server.getLocalPort();
+      try (RespNodeDriver driver = driver(List.of(uri), PATIENT)) {
+        for (CompletableFuture<?> request :
+            List.of(driver.lock(0, plain("g:a", "a")), driver.readMarks(0), driver.hasMarker(0))) {
+          assertThat(NodeFailures.describe(failure(request)))
+              .contains(driver.label(0))
+              .contains("garbled");
+        }
+        assertThat(get(driver.settingsWarnings())).isNotNull();
+      }
+      server.close();
+      answering.join(Timing.AWAIT.toMillis());
+      assertThat(answering.isAlive()).isFalse();
+    }
+  }
+
   // --- login ---------------------------------------------------------------------------------
 
   @Test
@@ -594,6 +654,65 @@ final class RespNodeDriverIT {
           .untilAsserted(() -> assertThat(driverThreads()).isSubsetOf(before));
       assertThat(failure(driver.readMarks(0))).isNotInstanceOf(TimeoutException.class);
     }
+  }
+
+  @Test
+  void subscribeWhileTheNodeIsDown_announcementsArriveOnceItIsBack() {
+    try (RedisNodes nodes = RedisNodes.start(1);
+        RespNodeDriver driver = driver(nodes.uris(), PATIENT)) {
+      RedisNode node = nodes.node(0);
+      ConcurrentLinkedQueue<String> heard = new ConcurrentLinkedQueue<>();
+      driver.releases().listen((channel, owner) -> heard.add(channel + "=" + owner));
+      node.kill();
+      // Its only node is down: the subscribe fails, but the channel stays subscribed.
+      assertThat(failure(driver.releases().subscribe("down:channel")))
+          .isNotInstanceOf(TimeoutException.class);
+      node.restart();
+      announceUntilHeard(driver, "down:channel", "owner", heard);
+    }
+  }
+
+  @Test
+  void unsubscribedChannel_isNotHeardAnyMore() {
+    try (RedisNodes nodes = RedisNodes.start(1);
+        RespNodeDriver driver = driver(nodes.uris(), PATIENT)) {
+      ConcurrentLinkedQueue<String> heard = new ConcurrentLinkedQueue<>();
+      driver.releases().listen((channel, owner) -> heard.add(channel + "=" + owner));
+      get(driver.releases().subscribe("un:gone"));
+      get(driver.releases().subscribe("un:kept"));
+      driver.releases().unsubscribe("un:gone");
+      // The node delivers a subscriber's messages in order: once the later announcement on the
+      // kept channel is heard, one on the dropped channel would have been heard before it.
+      get(driver.lock(0, plain("un:key", "first")));
+      get(driver.release(0, "un:key", "first", "un:gone"));
+      get(driver.lock(0, plain("un:key", "second")));
+      get(driver.release(0, "un:key", "second", "un:kept"));
+      await()
+          .atMost(Timing.AWAIT)
+          .pollInterval(Timing.POLL)
+          .until(() -> heard.contains("un:kept=second"));
+      assertThat(heard).containsExactly("un:kept=second");
+    }
+  }
+
+  /** Locks and releases with announcement, a new owner each try, until the listener hears one. */
+  private static void announceUntilHeard(
+      RespNodeDriver driver,
+      String channel,
+      String ownerPrefix,
+      ConcurrentLinkedQueue<String> heard) {
+    int[] tries = {0};
+    await()
+        .atMost(Timing.AWAIT)
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              String owner = ownerPrefix + "-" + tries[0]++;
+              driver.lock(0, plain(channel + ":key", owner)).get();
+              driver.release(0, channel + ":key", owner, channel).get();
+              return heard.stream().anyMatch(h -> h.startsWith(channel + "=" + ownerPrefix + "-"));
+            });
   }
 
   private static Set<Thread> driverThreads() {
