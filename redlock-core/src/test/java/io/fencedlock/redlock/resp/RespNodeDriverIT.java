@@ -9,6 +9,7 @@ import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.redlock.spi.InitReply;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.LockRequest;
+import io.fencedlock.redlock.spi.MultiLockReply;
 import io.fencedlock.redlock.spi.NodeFailures;
 import io.fencedlock.redlock.spi.NodeMarks;
 import io.fencedlock.testkit.RedisNode;
@@ -205,6 +206,42 @@ final class RespNodeDriverIT {
       direct(node.port(), "CONFIG", "SET", "appendonly", "no");
       assertThat(get(driver.settingsWarnings()))
           .anySatisfy(w -> assertThat(w).contains(driver.label(0)));
+    }
+  }
+
+  @Test
+  void severalResources_roundTripOnARealNode() {
+    try (RedisNodes nodes = RedisNodes.start(1);
+        RespNodeDriver driver = driver(nodes.uris(), PATIENT)) {
+      int port = nodes.node(0).port();
+      List<String> locks = List.of("multi:a", "multi:b");
+      List<String> fences = List.of("multi:fa", "multi:fb");
+      assertThat(get(driver.lockAll(0, locks, fences, "alice", TTL)))
+          .isInstanceOf(MultiLockReply.Uninitialized.class);
+      get(driver.initialize(0, 2, null));
+      direct(port, "SET", "multi:fb", "9");
+
+      assertThat(get(driver.lockAll(0, locks, fences, "alice", TTL)))
+          .isEqualTo(new MultiLockReply.Granted(List.of(2L, 9L)));
+      assertThat(get(driver.lockAll(0, List.of("multi:c", "multi:b"), fences, "bob", TTL)))
+          .isInstanceOfSatisfying(
+              MultiLockReply.Refused.class,
+              r -> {
+                assertThat(r.index()).isEqualTo(1);
+                assertThat(r.holder()).isEqualTo("alice");
+              });
+      assertThat(direct(port, "EXISTS", "multi:c")).as("all or nothing").isEqualTo(0L);
+      assertThat(get(driver.writeTokens(0, locks, fences, "bob", List.of(10L, 11L)))).isFalse();
+      assertThat(get(driver.writeTokens(0, locks, fences, "alice", List.of(10L, 11L)))).isTrue();
+      assertThat(direct(port, "MGET", "multi:fa", "multi:fb")).isEqualTo(List.of("10", "11"));
+      assertThat(get(driver.readMarks(0))).isEqualTo(new NodeMarks(true, 2, 11));
+      assertThat(get(driver.lengthenAll(0, locks, "bob", 10 * TTL))).isFalse();
+      assertThat(get(driver.lengthenAll(0, locks, "alice", 10 * TTL))).isTrue();
+      assertThat((Long) direct(port, "PTTL", "multi:b")).isGreaterThan(TTL);
+      assertThat(get(driver.releaseAll(0, locks, "bob", null))).isZero();
+      assertThat(get(driver.releaseAll(0, locks, "alice", List.of("multi:ca", "multi:cb"))))
+          .isEqualTo(2L);
+      assertThat(direct(port, "EXISTS", "multi:a", "multi:b")).isEqualTo(0L);
     }
   }
 
