@@ -307,6 +307,25 @@ final class RespNodeDriverIT {
     }
   }
 
+  @Test
+  void scriptFlush_aRequestSentAfterAScriptCallStillRunsAfterIt() {
+    try (RedisNodes nodes = RedisNodes.start(1);
+        RespNodeDriver driver = driver(nodes.uris(), PATIENT)) {
+      int port = nodes.node(0).port();
+      get(driver.initialize(0, 1, null));
+      direct(port, "SCRIPT", "FLUSH");
+      // The contract: requests to one node run in the order they were sent. alice's EVALSHA is
+      // answered NOSCRIPT, and its EVAL fallback must not run after requests sent behind it.
+      // Sent back to back: alice's acquire first, then bob's plain SET NX on the same key.
+      CompletableFuture<LockReply> alice =
+          driver.lock(0, new LockRequest("order:lock", "order:fence", "alice", TTL, 0, null));
+      CompletableFuture<LockReply> bob = driver.lock(0, plain("order:lock", "bob"));
+      assertThat(get(alice)).isInstanceOf(LockReply.Granted.class);
+      assertThat(get(bob)).isInstanceOf(LockReply.Refused.class);
+      assertThat(direct(port, "GET", "order:lock")).isEqualTo("alice");
+    }
+  }
+
   // --- faults --------------------------------------------------------------------------------
 
   @Test
