@@ -637,7 +637,10 @@ final class RespConnection implements IoLoop.Expiring {
 
     @Override
     void reply(@Nullable Object reply) {
-      if (required && reply instanceof RespError error) {
+      // NOAUTH on a script load means the node wants a password the URI lacks: such a socket is
+      // not usable (the node even drops it on a command with more than 10 arguments, replying a
+      // protocol error that does not say why), so the attempt fails with the node's refusal.
+      if (reply instanceof RespError error && (required || error.message().startsWith("NOAUTH"))) {
         RespConnection.this.fail(link, new RespCommandException(error.message()));
       } else {
         link.handshakeReplied();
