@@ -230,7 +230,10 @@ final class AcquireAttempt {
                     : rest.thenCompose(
                         next ->
                             next == null
-                                ? CompletableFuture.completedFuture(NodeReply.notAsked(node))
+                                // After the lead's refusal is in: the round must not decide on
+                                // the placeholders alone and report the lead as pending (rest's
+                                // dependents run in no guaranteed order).
+                                ? leadSettled.thenApply(refused -> NodeReply.notAsked(node))
                                 : lockStep(node, next)));
   }
 

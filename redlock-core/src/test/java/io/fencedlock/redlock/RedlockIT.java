@@ -230,7 +230,9 @@ final class RedlockIT {
   }
 
   @Test
-  void acquire_afterScriptFlush_fallsBackToEval() {
+  void acquire_afterScriptFlush_succeedsOnceTheScriptsAreLoadedAgain() {
+    // The first attempt's lock steps fail with NOSCRIPT (never sent twice) and load the scripts;
+    // the retry is granted.
     nodes.forEach(n -> n.command("SCRIPT", "FLUSH"));
 
     try (Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
