@@ -1,10 +1,10 @@
 package io.fencedlock.sim;
 
-import io.fencedlock.redlock.driver.DriverOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.driver.DriverOptions;
 import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.NodeDriver;

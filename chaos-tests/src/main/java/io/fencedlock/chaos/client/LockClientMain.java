@@ -1,10 +1,10 @@
 package io.fencedlock.chaos.client;
 
-import io.fencedlock.redlock.driver.DriverOptions;
 import io.fencedlock.chaos.history.Fn;
 import io.fencedlock.chaos.history.OpType;
 import io.fencedlock.redlock.Redlock;
 import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.driver.DriverOptions;
 import io.fencedlock.redlock.resp.RespNodeDriver;
 import io.fencedlock.redlock.spi.Environment;
 import io.fencedlock.storage.client.FencedStorageClient;

@@ -45,7 +45,7 @@ public final class RespNodeDriver implements NodeDriver {
 
   private final List<RespConnection> nodes;
   private final RespReleaseFeed releases;
-  private final List<IoLoop> loops;
+  private final IoLoop loop;
   private final long nodeTimeoutNanos;
   private final OwnThreads threads;
   private final long adminTimeoutNanos;
@@ -60,12 +60,7 @@ public final class RespNodeDriver implements NodeDriver {
     }
     this.threads = new OwnThreads();
     this.nodeTimeoutNanos = config.nodeTimeout().toNanos();
-    int ioThreads = Integer.getInteger("fencedlock.ioThreads", 1);
-    List<IoLoop> started = new ArrayList<>();
-    for (int i = 0; i < ioThreads; i++) {
-      started.add(new IoLoop(threads.factory("redlock-io"), nodeTimeoutNanos));
-    }
-    this.loops = List.copyOf(started);
+    this.loop = new IoLoop(threads.factory("redlock-io"), nodeTimeoutNanos);
     List<String[]> scriptLoads = new ArrayList<>();
     for (LuaScript script : LuaScript.ALL) {
       // Loaded on connect, so that a script's first call does not answer NOSCRIPT (a lock step
@@ -77,14 +72,14 @@ public final class RespNodeDriver implements NodeDriver {
       connections.add(
           new RespConnection(
               endpoints.get(i),
-              loops.get(i % loops.size()),
+              loop,
               config.connectTimeout(),
               scriptLoads,
               reply -> false,
               () -> {}));
     }
     this.nodes = List.copyOf(connections);
-    this.releases = new RespReleaseFeed(endpoints, loops.get(0), config.connectTimeout());
+    this.releases = new RespReleaseFeed(endpoints, loop, config.connectTimeout());
     this.adminTimeoutNanos = config.connectTimeout().toNanos();
     this.markerCheck = options.checksMarker() ? "1" : "0";
   }
@@ -387,7 +382,7 @@ public final class RespNodeDriver implements NodeDriver {
   public void close() {
     nodes.forEach(RespConnection::close);
     releases.close();
-    loops.forEach(IoLoop::close);
+    loop.close();
   }
 
   // --- calls ---------------------------------------------------------------------------------
