@@ -49,7 +49,7 @@ public final class BenchMain {
   /** Runs all scenarios and writes the results; returns the directory written. */
   static Path run(BenchPlan plan, boolean quick, Path dir, PrintStream progressOut) {
     try (RedisNodes redis = RedisNodes.start(5)) {
-      BenchSuite suite = new BenchSuite(plan, progressOut);
+      BenchSuite suite = new BenchSuite(plan, progressOut, ServerCpu.of(redis));
       RunInfo info = RunInfo.of(quick, plan, redisVersion(redis), BenchSuite.LINKS);
       BenchSuite.Outcome outcome = suite.run(redis.uris());
       List<Target> targets = new ArrayList<>(outcome.targets());

@@ -25,26 +25,34 @@ final class BenchSuite {
 
   private final BenchPlan plan;
   private final PrintStream progressOut;
+  private final ServerCpu servers;
 
-  BenchSuite(BenchPlan plan, PrintStream progressOut) {
+  /** Measuring {@code servers}' CPU time beside the client's in every scenario. */
+  BenchSuite(BenchPlan plan, PrintStream progressOut, ServerCpu servers) {
     this.plan = plan;
     this.progressOut = progressOut;
+    this.servers = servers;
   }
 
   Outcome run(List<String> uris) {
-    Scenario s1 = new UncontendedScenario("1", "one client, uncontended: acquire + release", 1);
+    Scenario s1 =
+        new UncontendedScenario("1", "one client, uncontended: acquire + release", 1, servers);
     Scenario s1many =
         new UncontendedScenario(
             "1-many",
             "one client cycling over "
                 + UncontendedScenario.MANY
                 + " resources, uncontended: acquire + release",
-            UncontendedScenario.MANY);
-    Scenario s2 = new ThroughputScenario();
-    Scenario s3 = new HandoffScenario();
+            UncontendedScenario.MANY,
+            servers);
+    Scenario s2 = new ThroughputScenario(servers);
+    Scenario s3 = new HandoffScenario(servers);
     Scenario s4 =
         new UncontendedScenario(
-            "4", "scenario 1 with " + LINK_LATENCY + " latency on every link (fault proxy)", 1);
+            "4",
+            "scenario 1 with " + LINK_LATENCY + " latency on every link (fault proxy)",
+            1,
+            servers);
     Map<String, ScenarioResult> results = new LinkedHashMap<>();
     try (Systems direct = Systems.open(uris)) {
       int total = BenchRunner.runs(plan, List.of(s1, s1many, s2, s3, s4), direct.all());

@@ -10,7 +10,8 @@ import java.util.Arrays;
  * getProcessCpuTime}: every thread of the JVM, so also garbage collection, the JIT and the client's
  * I/O threads) and the sum of {@code getThreadAllocatedBytes} over every live thread. The threads
  * of the in-process fault proxy (scenario 4) are left out of both, since a real client would not
- * run them. The Redis servers are other processes and never counted.
+ * run them. Beside these, the CPU time the Redis server processes used in the same stretch ({@link
+ * ServerCpu}), read outside the client's sample so that reading /proc is not charged to the client.
  *
  * <p>Linux reports process CPU in clock ticks (10 ms): each stretch's figure is off by up to a tick
  * either way, and the errors of a system's 25 turns per repetition mostly cancel (about 1 % of its
@@ -25,18 +26,21 @@ final class CostMeter {
   private final com.sun.management.ThreadMXBean threads;
   private final com.sun.management.OperatingSystemMXBean os;
   private final long[] excluded;
+  private final ServerCpu servers;
 
-  private CostMeter(long[] excluded) {
+  private CostMeter(long[] excluded, ServerCpu servers) {
     this.threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     this.os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     this.excluded = excluded;
+    this.servers = servers;
   }
 
   /**
-   * A meter leaving out the threads, alive now, whose names start with {@link #EXCLUDED_PREFIX}.
+   * A meter leaving out the threads, alive now, whose names start with {@link #EXCLUDED_PREFIX},
+   * and reading the CPU time of {@code servers} ({@link ServerCpu#NONE}: not measured).
    */
-  static CostMeter create() {
+  static CostMeter create(ServerCpu servers) {
     java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     ThreadInfo[] infos = mx.getThreadInfo(mx.getAllThreadIds(), 0);
     return new CostMeter(
@@ -44,7 +48,8 @@ final class CostMeter {
             .filter(info -> info != null && info.getThreadName().startsWith(EXCLUDED_PREFIX))
             .mapToLong(ThreadInfo::getThreadId)
             .sorted()
-            .toArray());
+            .toArray(),
+        servers);
   }
 
   /**
@@ -52,6 +57,7 @@ final class CostMeter {
    *
    * @param processCpu process CPU time in ns, or -1
    * @param excludedCpu CPU time of the excluded threads in ns
+   * @param serverCpu CPU time of the Redis servers in ns, or -1
    * @param ids the live threads, sorted
    * @param allocated bytes allocated by each of {@code ids} (-1 for one that ended meanwhile)
    * @param self the sampling thread
@@ -61,14 +67,19 @@ final class CostMeter {
   record Snapshot(
       long processCpu,
       long excludedCpu,
+      long serverCpu,
       long[] ids,
       long[] allocated,
       long self,
       long selfBefore,
       long selfAfter) {}
 
-  /** Opens a stretch: allocations first, CPU last, so the sample's own work falls outside. */
+  /**
+   * Opens a stretch: the servers first (reading /proc allocates), then allocations, CPU last, so
+   * the sample's own work falls outside the client's figures.
+   */
   Snapshot start() {
+    long serverCpu = servers.nanos();
     long selfBefore = threads.getCurrentThreadAllocatedBytes();
     long[] ids = sortedThreadIds();
     long[] allocated = threads.getThreadAllocatedBytes(ids);
@@ -76,10 +87,17 @@ final class CostMeter {
     long excludedCpu = excludedCpu();
     long cpu = os.getProcessCpuTime();
     return new Snapshot(
-        cpu, excludedCpu, ids, allocated, Thread.currentThread().getId(), selfBefore, selfAfter);
+        cpu,
+        excludedCpu,
+        serverCpu,
+        ids,
+        allocated,
+        Thread.currentThread().getId(),
+        selfBefore,
+        selfAfter);
   }
 
-  /** Closes the stretch opened by {@code start}: CPU first, then allocations. */
+  /** Closes the stretch opened by {@code start}: CPU first, then allocations, the servers last. */
   ClientCost since(Snapshot start) {
     long cpu = os.getProcessCpuTime();
     long excludedCpu = excludedCpu();
@@ -87,24 +105,29 @@ final class CostMeter {
     long[] ids = sortedThreadIds();
     long[] allocated = threads.getThreadAllocatedBytes(ids);
     long selfAfter = threads.getCurrentThreadAllocatedBytes();
+    long serverCpu = servers.nanos();
     Snapshot end =
         new Snapshot(
             cpu,
             excludedCpu,
+            serverCpu,
             ids,
             allocated,
             Thread.currentThread().getId(),
             selfBefore,
             selfAfter);
     ClientCost cost = between(start, end, excluded);
-    return threads.isThreadAllocatedMemoryEnabled() ? cost : new ClientCost(cost.cpuNanos(), -1);
+    return threads.isThreadAllocatedMemoryEnabled()
+        ? cost
+        : new ClientCost(cost.cpuNanos(), -1, cost.serverCpuNanos());
   }
 
   /**
    * The cost between two snapshots: CPU without the excluded threads', and allocations summed
    * thread by thread, matched by id. A thread that started in between counts with all it allocated,
    * one that ended counts nothing; the sampling thread counts from the end of the first sample to
-   * the beginning of the second.
+   * the beginning of the second. The servers' CPU is the difference of the two readings, -1 if
+   * either is unknown.
    */
   static ClientCost between(Snapshot start, Snapshot end, long[] excludedSorted) {
     long cpu =
@@ -128,7 +151,11 @@ final class CostMeter {
           before < 0 ? 0 : id == start.self() ? start.selfAfter() : start.allocated()[before];
       bytes += Math.max(0, now - Math.max(0, then));
     }
-    return new ClientCost(cpu, bytes);
+    long serverCpu =
+        start.serverCpu() < 0 || end.serverCpu() < 0
+            ? -1
+            : Math.max(0, end.serverCpu() - start.serverCpu());
+    return new ClientCost(cpu, bytes, serverCpu);
   }
 
   private long[] sortedThreadIds() {

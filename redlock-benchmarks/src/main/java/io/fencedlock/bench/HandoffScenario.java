@@ -18,6 +18,13 @@ final class HandoffScenario implements Scenario {
   /** Work done under the lock; without it the client that sat out would usually just walk in. */
   static final Duration HOLD = Duration.ofMillis(2);
 
+  private final ServerCpu servers;
+
+  /** With the Redis servers whose CPU time is measured beside the client's ({@link CostMeter}). */
+  HandoffScenario(ServerCpu servers) {
+    this.servers = servers;
+  }
+
   @Override
   public String id() {
     return "3";
@@ -57,7 +64,7 @@ final class HandoffScenario implements Scenario {
               held.release();
               board.awaitNextHolder(grants, SIT_OUT_MILLIS);
             });
-    CostMeter meter = CostMeter.create();
+    CostMeter meter = CostMeter.create(servers);
     Workers.pause(window.warmup());
     board.handoffs().getIntervalHistogram();
     long errorsBefore = errors.count();

@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param errors operations that failed (not granted, timed out) and were not recorded
  * @param overlaps times two clients held the lock at once (only the handoff scenario checks)
  * @param firstError the message of the first error, or empty; tells what the errors were
- * @param cost what the measured window cost the client side, or null if not measured
+ * @param cost what the measured window cost the client side and the Redis servers, or null if not
+ *     measured
  */
 record Measurement(
     Histogram latencies,
@@ -40,7 +41,8 @@ record Measurement(
         errors,
         overlaps,
         cost == null ? Double.NaN : cost.cpuMicrosPer(count),
-        cost == null ? Double.NaN : cost.bytesPer(count));
+        cost == null ? Double.NaN : cost.bytesPer(count),
+        cost == null ? Double.NaN : cost.serverCpuMicrosPer(count));
   }
 
   private static double micros(long nanos) {

@@ -25,7 +25,8 @@ import java.util.Map;
  *
  * <p>Scenario 1 measures the systems of a round in 100 ms turns (as the benchmark does); scenarios
  * 2 and 3 run them one after another, starting one system later each round. Figures: p50 (µs),
- * ops/s, client CPU µs per operation, bytes allocated per operation.
+ * ops/s, client CPU µs per operation, bytes allocated per operation, the Redis servers' CPU µs per
+ * operation ({@link ServerCpu}).
  */
 public final class Probe {
   private Probe() {}
@@ -87,7 +88,7 @@ public final class Probe {
     try (RedisNodes redis = RedisNodes.start(5)) {
       List<LockSystem> systems = open(names, redis.uris());
       try {
-        run(scenarioId, rounds, measure, systems);
+        run(scenarioId, rounds, measure, systems, ServerCpu.of(redis));
       } finally {
         Systems.closeAll(systems);
       }
@@ -122,19 +123,24 @@ public final class Probe {
     return systems;
   }
 
-  private static Scenario scenario(String id) {
+  private static Scenario scenario(String id, ServerCpu servers) {
     return switch (id) {
-      case "1" -> new UncontendedScenario("1", "probe", 1);
-      case "1-many" -> new UncontendedScenario("1-many", "probe", UncontendedScenario.MANY);
-      case "2" -> new ThroughputScenario();
-      case "3" -> new HandoffScenario();
+      case "1" -> new UncontendedScenario("1", "probe", 1, servers);
+      case "1-many" ->
+          new UncontendedScenario("1-many", "probe", UncontendedScenario.MANY, servers);
+      case "2" -> new ThroughputScenario(servers);
+      case "3" -> new HandoffScenario(servers);
       default -> throw new IllegalArgumentException("unknown scenario " + id);
     };
   }
 
   private static void run(
-      String scenarioId, int rounds, Duration measure, List<LockSystem> systems) {
-    Scenario scenario = scenario(scenarioId);
+      String scenarioId,
+      int rounds,
+      Duration measure,
+      List<LockSystem> systems,
+      ServerCpu servers) {
+    Scenario scenario = scenario(scenarioId, servers);
     Map<String, List<Stats>> byName = new LinkedHashMap<>();
     systems.forEach(s -> byName.put(s.name(), new ArrayList<>()));
     for (int round = 0; round < rounds; round++) {
@@ -156,11 +162,12 @@ public final class Probe {
         byName.get(systems.get(i).name()).add(stats);
         line.append(
             String.format(
-                "  %s p50 %.1f ops %.0f cpu %.1f err %d",
+                "  %s p50 %.1f ops %.0f cpu %.1f srv %.1f err %d",
                 systems.get(i).name(),
                 stats.p50(),
                 stats.opsPerSec(),
                 stats.cpuMicrosPerOp(),
+                stats.serverCpuMicrosPerOp(),
                 stats.errors()));
       }
       System.err.println(line);
@@ -173,12 +180,13 @@ public final class Probe {
     for (Map.Entry<String, List<Stats>> e : byName.entrySet()) {
       List<Stats> s = e.getValue();
       System.out.printf(
-          "%-28s p50 %s  ops %s  cpu/op %s  B/op %s%n",
+          "%-28s p50 %s  ops %s  cpu/op %s  B/op %s  srv/op %s%n",
           e.getKey(),
           summary(s, base, Stats::p50),
           summary(s, base, Stats::opsPerSec),
           summary(s, base, Stats::cpuMicrosPerOp),
-          summary(s, base, Stats::allocatedBytesPerOp));
+          summary(s, base, Stats::allocatedBytesPerOp),
+          summary(s, base, Stats::serverCpuMicrosPerOp));
     }
   }
 

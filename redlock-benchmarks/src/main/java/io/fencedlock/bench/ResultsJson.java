@@ -84,6 +84,7 @@ final class ResultsJson {
       spread.put("opsPerSec", range(r.range(Stats::opsPerSec)));
       spread.put("cpuMicrosPerOp", range(r.range(Stats::cpuMicrosPerOp)));
       spread.put("allocatedBytesPerOp", range(r.range(Stats::allocatedBytesPerOp)));
+      spread.put("serverCpuMicrosPerOp", range(r.range(Stats::serverCpuMicrosPerOp)));
       sys.put("spread", spread);
       BASES.forEach(
           (base, suffix) -> {
@@ -95,6 +96,9 @@ final class ResultsJson {
       sys.put(
           "allocatedOverFloorRaw",
           ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::allocatedBytesPerOp)));
+      sys.put(
+          "serverCpuOverFloorRaw",
+          ratio(s.ratio(r.system(), Systems.FLOOR_RAW, Stats::serverCpuMicrosPerOp)));
       sys.put("repetitions", Stats.toMaps(r.reps()));
       sys.put("errorSamples", r.errorSamples());
       systems.add(sys);

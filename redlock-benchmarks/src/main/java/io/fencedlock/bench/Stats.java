@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  *     if not measured
  * @param allocatedBytesPerOp bytes the client side allocated per recorded operation; NaN if not
  *     measured
+ * @param serverCpuMicrosPerOp the Redis servers' CPU time per recorded operation ({@link
+ *     ServerCpu}); NaN if not measured
  */
 record Stats(
     double p50,
@@ -27,7 +29,8 @@ record Stats(
     long errors,
     long overlaps,
     double cpuMicrosPerOp,
-    double allocatedBytesPerOp) {
+    double allocatedBytesPerOp,
+    double serverCpuMicrosPerOp) {
 
   /** The median of each figure over repetitions, taken figure by figure. */
   static Stats median(List<Stats> reps) {
@@ -41,7 +44,8 @@ record Stats(
         reps.stream().mapToLong(Stats::errors).sum(),
         reps.stream().mapToLong(Stats::overlaps).sum(),
         median(reps, Stats::cpuMicrosPerOp),
-        median(reps, Stats::allocatedBytesPerOp));
+        median(reps, Stats::allocatedBytesPerOp),
+        median(reps, Stats::serverCpuMicrosPerOp));
   }
 
   /** The median of one figure over repetitions, leaving out those that lack it; NaN if all do. */
@@ -60,7 +64,7 @@ record Stats(
     return Range.of(reps.stream().mapToDouble(figure).toArray());
   }
 
-  /** For JSON: every figure, the client's cost only where it was measured. */
+  /** For JSON: every figure, the client's and the servers' cost only where they were measured. */
   Map<String, Object> toMap() {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("p50", p50);
@@ -76,6 +80,9 @@ record Stats(
     }
     if (!Double.isNaN(allocatedBytesPerOp)) {
       map.put("allocatedBytesPerOp", Math.round(allocatedBytesPerOp));
+    }
+    if (!Double.isNaN(serverCpuMicrosPerOp)) {
+      map.put("serverCpuMicrosPerOp", round(serverCpuMicrosPerOp));
     }
     return map;
   }

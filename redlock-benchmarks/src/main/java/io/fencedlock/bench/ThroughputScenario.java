@@ -13,6 +13,13 @@ import org.HdrHistogram.Recorder;
 final class ThroughputScenario implements Scenario {
   static final int CLIENTS = 32;
 
+  private final ServerCpu servers;
+
+  /** With the Redis servers whose CPU time is measured beside the client's ({@link CostMeter}). */
+  ThroughputScenario(ServerCpu servers) {
+    this.servers = servers;
+  }
+
   @Override
   public String id() {
     return "2";
@@ -40,7 +47,7 @@ final class ThroughputScenario implements Scenario {
                 errors.record(e); // counted, and reported with the run
               }
             });
-    CostMeter meter = CostMeter.create();
+    CostMeter meter = CostMeter.create(servers);
     Workers.pause(window.warmup());
     recorder.getIntervalHistogram(); // drop the warm-up
     long errorsBefore = errors.count();

@@ -29,22 +29,26 @@ final class UncontendedScenario implements TurnTakingScenario {
   private final String id;
   private final String title;
   private final int resources;
+  private final ServerCpu servers;
   private final LongSupplier clock;
 
-  UncontendedScenario(String id, String title, int resources) {
-    this(id, title, resources, System::nanoTime);
+  /** With the Redis servers whose CPU time is measured beside the client's ({@link CostMeter}). */
+  UncontendedScenario(String id, String title, int resources, ServerCpu servers) {
+    this(id, title, resources, servers, System::nanoTime);
   }
 
   /**
    * With {@code clock} (nanoseconds) timing turns and operations, for tests with a manual clock.
    */
-  UncontendedScenario(String id, String title, int resources, LongSupplier clock) {
+  UncontendedScenario(
+      String id, String title, int resources, ServerCpu servers, LongSupplier clock) {
     if (resources < 1) {
       throw new IllegalArgumentException("resources must be at least 1: " + resources);
     }
     this.id = id;
     this.title = title;
     this.resources = resources;
+    this.servers = servers;
     this.clock = clock;
   }
 
@@ -65,7 +69,7 @@ final class UncontendedScenario implements TurnTakingScenario {
 
   @Override
   public List<Measurement> runInTurns(List<LockSystem> systems, Window window) {
-    CostMeter meter = CostMeter.create();
+    CostMeter meter = CostMeter.create(servers);
     List<Entrant> entrants = systems.stream().map(system -> new Entrant(system, meter)).toList();
     entrants.forEach(
         entrant -> entrant.loop(window.warmup(), Measurement.newHistogram(), new ErrorTally()));

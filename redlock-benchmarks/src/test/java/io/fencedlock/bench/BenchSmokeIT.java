@@ -48,10 +48,11 @@ final class BenchSmokeIT {
         // smoke plan's 200 ms window (seen in scenario 3, whose first handoff waits for eight
         // clients to start), and then it has no cost figures. The shape is checked where it has.
         if (median.get("count").getAsLong() > 0) {
-          assertThat(median.keySet()).contains("cpuMicrosPerOp", "allocatedBytesPerOp");
+          assertThat(median.keySet())
+              .contains("cpuMicrosPerOp", "allocatedBytesPerOp", "serverCpuMicrosPerOp");
         }
         assertThat(system.getAsJsonObject().getAsJsonObject("spread").keySet())
-            .contains("p50", "cpuMicrosPerOp");
+            .contains("p50", "cpuMicrosPerOp", "serverCpuMicrosPerOp");
       }
     }
     JsonArray targets = results.getAsJsonArray("targets");
@@ -79,7 +80,7 @@ final class BenchSmokeIT {
     assertThat(scenarios.get(4).getAsJsonObject().get("title").getAsString())
         .contains("1 ms ± 0.2 ms");
     assertThat(Files.readString(dir.resolve("report.html")))
-        .contains("<svg", "polyline", "CPU µs/op");
+        .contains("<svg", "polyline", "CPU µs/op", "server CPU µs/op");
     assertThat(progress.toString(StandardCharsets.UTF_8))
         .contains("scenario 1 ", "scenario 1-many", "scenario 4");
   }

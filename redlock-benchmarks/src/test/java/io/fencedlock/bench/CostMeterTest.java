@@ -15,7 +15,7 @@ final class CostMeterTest {
 
     ClientCost cost = CostMeter.between(start, end, NONE);
 
-    assertThat(cost).isEqualTo(new ClientCost(4_000, 50 + 700));
+    assertThat(cost).isEqualTo(new ClientCost(4_000, 50 + 700, 0));
   }
 
   @Test
@@ -34,16 +34,16 @@ final class CostMeterTest {
 
     ClientCost cost = CostMeter.between(start, end, new long[] {7});
 
-    assertThat(cost).isEqualTo(new ClientCost(10_000 - 3_000, 40));
+    assertThat(cost).isEqualTo(new ClientCost(10_000 - 3_000, 40, 0));
   }
 
   @Test
   void between_samplingThread_countsFromTheEndOfOneSampleToTheStartOfTheNext() {
     // The sampler allocated 64 bytes taking each sample; 500 in between.
     CostMeter.Snapshot start =
-        new CostMeter.Snapshot(0, 0, new long[] {SELF}, new long[] {1_032}, SELF, 1_000, 1_064);
+        new CostMeter.Snapshot(0, 0, 0, new long[] {SELF}, new long[] {1_032}, SELF, 1_000, 1_064);
     CostMeter.Snapshot end =
-        new CostMeter.Snapshot(0, 0, new long[] {SELF}, new long[] {1_596}, SELF, 1_564, 1_628);
+        new CostMeter.Snapshot(0, 0, 0, new long[] {SELF}, new long[] {1_596}, SELF, 1_564, 1_628);
 
     assertThat(CostMeter.between(start, end, NONE).allocatedBytes()).isEqualTo(500);
   }
@@ -58,7 +58,7 @@ final class CostMeterTest {
 
   @Test
   void since_allocationOnTheMeasuringThread_isCounted() {
-    CostMeter meter = CostMeter.create();
+    CostMeter meter = CostMeter.create(ServerCpu.NONE);
     CostMeter.Snapshot start = meter.start();
     byte[][] kept = new byte[10][];
     for (int i = 0; i < kept.length; i++) {
@@ -72,17 +72,52 @@ final class CostMeterTest {
   }
 
   @Test
+  void between_serverCpu_isTheDifferenceOfTheTwoReadings() {
+    CostMeter.Snapshot start = snapshot(0, 0, 70_000_000, NONE, NONE);
+    CostMeter.Snapshot end = snapshot(0, 0, 120_000_000, NONE, NONE);
+
+    assertThat(CostMeter.between(start, end, NONE).serverCpuNanos()).isEqualTo(50_000_000);
+  }
+
+  @Test
+  void between_unknownServerCpu_isNegative_andLeavesTheClientsFigures() {
+    CostMeter.Snapshot start = snapshot(1_000, 0, -1, NONE, NONE);
+    CostMeter.Snapshot end = snapshot(3_000, 0, 50_000_000, NONE, NONE);
+
+    ClientCost cost = CostMeter.between(start, end, NONE);
+
+    assertThat(cost.serverCpuMicrosPer(1)).isNaN();
+    assertThat(cost.cpuNanos()).isEqualTo(2_000);
+  }
+
+  @Test
+  void since_withoutServers_hasNoServerCpu() {
+    CostMeter meter = CostMeter.create(ServerCpu.NONE);
+
+    assertThat(meter.since(meter.start()).serverCpuNanos()).isNegative();
+  }
+
+  @Test
   void clientCost_perOperation_dividesAndAdds() {
-    ClientCost cost = new ClientCost(3_000_000, 9_000).plus(new ClientCost(1_000_000, 1_000));
+    ClientCost cost =
+        new ClientCost(3_000_000, 9_000, 2_000_000).plus(new ClientCost(1_000_000, 1_000, 500_000));
 
     assertThat(cost.cpuMicrosPer(100)).isEqualTo(40.0);
     assertThat(cost.bytesPer(100)).isEqualTo(100.0);
+    assertThat(cost.serverCpuMicrosPer(100)).isEqualTo(25.0);
     assertThat(cost.bytesPer(0)).isNaN();
-    assertThat(new ClientCost(-1, 5).plus(cost).cpuNanos()).isNegative();
+    assertThat(cost.serverCpuMicrosPer(0)).isNaN();
+    assertThat(new ClientCost(-1, 5, 0).plus(cost).cpuNanos()).isNegative();
+    assertThat(new ClientCost(0, 5, -1).plus(cost).serverCpuNanos()).isNegative();
   }
 
   private static CostMeter.Snapshot snapshot(
       long cpu, long excludedCpu, long[] ids, long[] allocated) {
-    return new CostMeter.Snapshot(cpu, excludedCpu, ids, allocated, SELF, 0, 0);
+    return snapshot(cpu, excludedCpu, 0, ids, allocated);
+  }
+
+  private static CostMeter.Snapshot snapshot(
+      long cpu, long excludedCpu, long serverCpu, long[] ids, long[] allocated) {
+    return new CostMeter.Snapshot(cpu, excludedCpu, serverCpu, ids, allocated, SELF, 0, 0);
   }
 }

@@ -156,7 +156,7 @@ final class TargetsTest {
       double p50Micros, double cpuMicrosPerOp, long ops, long bytesPerOp) {
     Histogram latencies = Measurement.newHistogram();
     latencies.recordValueWithCount((long) (p50Micros * 1_000), ops);
-    ClientCost cost = new ClientCost((long) (cpuMicrosPerOp * 1_000 * ops), bytesPerOp * ops);
+    ClientCost cost = new ClientCost((long) (cpuMicrosPerOp * 1_000 * ops), bytesPerOp * ops, -1);
     return new Measurement(latencies, WINDOW.toNanos(), 0, 0, "", cost);
   }
 

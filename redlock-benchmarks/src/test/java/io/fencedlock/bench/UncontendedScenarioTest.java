@@ -28,7 +28,7 @@ final class UncontendedScenarioTest {
     Duration measure = Duration.ofMillis(600);
 
     List<Measurement> measurements =
-        new UncontendedScenario("1", "test", 1, clock::get)
+        new UncontendedScenario("1", "test", 1, ServerCpu.NONE, clock::get)
             .runInTurns(systems, new Window(Duration.ZERO, measure));
 
     assertThat(measurements).hasSize(3);
@@ -53,7 +53,7 @@ final class UncontendedScenarioTest {
     List<LockSystem> systems =
         List.of(new StandIn("a", calls), new StandIn("b", calls), new StandIn("c", calls));
 
-    new UncontendedScenario("1", "test", 1, clock::get)
+    new UncontendedScenario("1", "test", 1, ServerCpu.NONE, clock::get)
         .runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(600)));
 
     Map<String, Set<String>> predecessors = new HashMap<>();
@@ -82,7 +82,7 @@ final class UncontendedScenarioTest {
         List.of(new StandIn("ok", Collections.synchronizedList(new ArrayList<>())), refusing);
 
     List<Measurement> measurements =
-        new UncontendedScenario("1", "test", 1, clock::get)
+        new UncontendedScenario("1", "test", 1, ServerCpu.NONE, clock::get)
             .runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
 
     assertThat(measurements.get(0).errors()).isZero();
@@ -114,7 +114,7 @@ final class UncontendedScenarioTest {
     List<LockSystem> systems = List.of(allocating, burning, new StandIn("idle", calls));
 
     List<Measurement> m =
-        new UncontendedScenario("1", "test", 1, clock::get)
+        new UncontendedScenario("1", "test", 1, ServerCpu.NONE, clock::get)
             .runInTurns(systems, new Window(Duration.ZERO, Duration.ofMillis(200)));
 
     Stats allocatingStats = m.get(0).stats();
