@@ -176,9 +176,6 @@ final class AcquireAttempt {
             ? nodes.fanOut(nodes.all(), i -> lockStep(i, request))
             : leadFirst(request);
     phase1Settled = calls;
-    if (fenced) {
-      calls.forEach(call -> call.thenAccept(ctx.membership()::observe));
-    }
     if (ctx.metrics().enabled()) {
       calls.forEach(
           call ->
@@ -310,18 +307,32 @@ final class AcquireAttempt {
   }
 
   /** Whether every granting node of the (quorum-sized) grant set wrote the predicted token. */
+  // Loops rather than streams in these two: they run on every fenced acquire.
   private boolean predictionWritten(QuorumRound.Result round) {
-    List<NodeReply> granted = round.granted();
-    return predicted > 0
-        && granted.size() >= ctx.nodes().quorum()
-        && granted.stream().allMatch(reply -> wrotePrediction.get(reply.node()) == 1);
+    if (predicted <= 0) {
+      return false;
+    }
+    int written = 0;
+    for (NodeReply reply : round.replies()) {
+      if (reply.isGranted()) {
+        if (wrotePrediction.get(reply.node()) != 1) {
+          return false;
+        }
+        written++;
+      }
+    }
+    return written >= ctx.nodes().quorum();
   }
 
   private void learnCounters(List<NodeReply> replies) {
-    replies.stream()
-        .mapToLong(NodeReply::value)
-        .max()
-        .ifPresent(max -> ctx.hints().observe(resource, max));
+    if (replies.isEmpty()) {
+      return;
+    }
+    long max = Long.MIN_VALUE;
+    for (NodeReply reply : replies) {
+      max = Math.max(max, reply.value());
+    }
+    ctx.hints().observe(resource, max);
   }
 
   private CompletableFuture<Result> phase2(QuorumRound.Result round1) {
@@ -450,8 +461,20 @@ final class AcquireAttempt {
     return lockStepSent.get(node) == 1;
   }
 
-  /** Classifies a lock-step reply; granted and refused replies carry the counter. */
+  /**
+   * Classifies a lock-step reply; granted and refused replies carry the counter. A fenced reply
+   * also tells the membership whether the node has its marker (here rather than in a stage of its
+   * own per node: failed calls tell it nothing).
+   */
   private NodeReply phase1Reply(int node, LockReply reply) {
+    NodeReply classified = classifyLockStep(node, reply);
+    if (ctx.config().fencing()) {
+      ctx.membership().observe(classified);
+    }
+    return classified;
+  }
+
+  private NodeReply classifyLockStep(int node, LockReply reply) {
     if (reply instanceof LockReply.Granted granted) {
       if (granted.wroteToken()) {
         wrotePrediction.set(node, 1);

@@ -57,6 +57,9 @@ final class IoLoop implements AutoCloseable {
    */
   private final long maxSleepNanos;
 
+  /** When {@link #expireDue} looks next ({@link System#nanoTime()}). Loop thread only. */
+  private long nextExpiryCheck = System.nanoTime();
+
   private volatile boolean closed;
 
   /**
@@ -146,10 +149,17 @@ final class IoLoop implements AutoCloseable {
     }
   }
 
-  /** Expires what is due; returns the nanoseconds to sleep at most. */
+  /**
+   * Expires what is due; returns the nanoseconds to sleep at most. Skipped until the earliest
+   * deadline the last check found: a deadline added since is at least {@link #maxSleepNanos} after
+   * that check (the contract of {@link #IoLoop}), so not earlier than the next check.
+   */
   private long expireDue() {
-    long wait = maxSleepNanos;
     long now = System.nanoTime();
+    if (now - nextExpiryCheck < 0) {
+      return nextExpiryCheck - now;
+    }
+    long wait = maxSleepNanos;
     for (Expiring deadlines : expiring) {
       try {
         wait = Math.min(wait, deadlines.expireDue(now));
@@ -157,6 +167,7 @@ final class IoLoop implements AutoCloseable {
         log.warn("redlock I/O loop: expiring requests failed", e);
       }
     }
+    nextExpiryCheck = now + wait;
     return wait;
   }
 

@@ -89,8 +89,16 @@ final class RespConnection implements IoLoop.Expiring {
 
   private final Object lock = new Object();
 
+  /**
+   * Guards each link's {@code pending} and {@code deadlines} queues and the calls' {@code answered}
+   * flags, so the I/O thread can hand a reply to its call without waiting for a caller that holds
+   * {@link #lock} while it writes to the socket (a system call). Taken inside {@link #lock} when
+   * both are needed, never the other way round.
+   */
+  private final Object queues = new Object();
+
   /** The current socket, connecting or ready; null between attempts. Guarded by {@link #lock}. */
-  private @Nullable Link link;
+  private volatile @Nullable Link link;
 
   /** Guarded by {@link #lock}. */
   private boolean closed;
@@ -194,11 +202,13 @@ final class RespConnection implements IoLoop.Expiring {
           call.timed = true;
           call.deadline = System.nanoTime() + timeoutNanos;
         }
-        call.answered = false;
-        if (call.timed) {
-          // Sent again (a script's EVAL after NOSCRIPT), it keeps its first deadline: its earlier
-          // entry, still queued, times it out then; this one only once it reaches the head.
-          current.deadlines.add(call);
+        synchronized (queues) {
+          call.answered = false;
+          if (call.timed) {
+            // Sent again (a script's EVAL after NOSCRIPT), it keeps its first deadline: its
+            // earlier entry, still queued, times it out then; this one only once at the head.
+            current.deadlines.add(call);
+          }
         }
         broken = current.write(call, command);
       }
@@ -259,9 +269,11 @@ final class RespConnection implements IoLoop.Expiring {
       }
       failed.dead = true;
       failed.closeSocket();
-      orphaned = new ArrayList<>(failed.pending);
-      failed.pending.clear();
-      failed.deadlines.clear();
+      synchronized (queues) {
+        orphaned = new ArrayList<>(failed.pending);
+        failed.pending.clear();
+        failed.deadlines.clear();
+      }
       wasReady = failed.ready;
       if (link == failed) {
         link = null;
@@ -321,11 +333,11 @@ final class RespConnection implements IoLoop.Expiring {
   public long expireDue(long now) {
     List<Call> expired = null;
     long next = Long.MAX_VALUE;
-    synchronized (lock) {
-      Link current = link;
-      if (current == null) {
-        return next;
-      }
+    Link current = link;
+    if (current == null) {
+      return next; // a link that failed has failed its calls
+    }
+    synchronized (queues) {
       Call head;
       while ((head = current.deadlines.peek()) != null) {
         if (!head.answered && head.deadline - now > 0) {
@@ -402,8 +414,11 @@ final class RespConnection implements IoLoop.Expiring {
     /** Handshake replies still to come. Guarded by lock. */
     private int handshakeLeft;
 
-    /** Bytes read and not parsed yet (write mode between reads). I/O thread only. */
-    private ByteBuffer in = ByteBuffer.allocate(16 * 1024);
+    /**
+     * Bytes read and not parsed yet (write mode between reads). Direct, so a read lands in it
+     * without a copy. I/O thread only.
+     */
+    private ByteBuffer in = ByteBuffer.allocateDirect(16 * 1024);
 
     /** On the I/O thread: resolves the address (literal or hosts file, normally) and connects. */
     void open() {
@@ -512,7 +527,9 @@ final class RespConnection implements IoLoop.Expiring {
 
     /** Appends the command and its call; writes what the socket takes. Holds the lock. */
     @Nullable IOException write(Call call, String[] command) {
-      pending.add(call);
+      synchronized (queues) {
+        pending.add(call);
+      }
       try {
         RespWriter.encode(command, room(RespWriter.maxSize(command)));
         if (!writeBlocked) {
@@ -580,7 +597,7 @@ final class RespConnection implements IoLoop.Expiring {
       }
       in.compact();
       if (!in.hasRemaining()) {
-        ByteBuffer larger = ByteBuffer.allocate(in.capacity() * 2);
+        ByteBuffer larger = ByteBuffer.allocateDirect(in.capacity() * 2);
         in.flip();
         larger.put(in);
         in = larger;
@@ -592,7 +609,7 @@ final class RespConnection implements IoLoop.Expiring {
         return;
       }
       Call call;
-      synchronized (lock) {
+      synchronized (queues) {
         call = pending.poll();
         if (call != null) {
           call.answered = true;

@@ -50,6 +50,9 @@ public final class RespNodeDriver implements NodeDriver {
   private final OwnThreads threads;
   private final long adminTimeoutNanos;
 
+  /** The numkeys argument of EVALSHA for up to 9 keys, without a new string per call. */
+  private static final String[] KEY_COUNTS = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+
   /** acquire.lua's ARGV[3]. */
   private final String markerCheck;
 
@@ -132,9 +135,9 @@ public final class RespNodeDriver implements NodeDriver {
 
   @Override
   public CompletableFuture<LockReply> lock(int node, LockRequest request) {
-    String ttl = Long.toString(request.ttlMillis());
+    String ttl = lastTtl.text(request.ttlMillis());
     if (request.fenceKey() != null) {
-      String predicted = Long.toString(request.predictedToken());
+      String predicted = lastToken.text(request.predictedToken());
       String[] keys = {request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER};
       String[] args =
           request.predecessorOwner() == null
@@ -173,6 +176,30 @@ public final class RespNodeDriver implements NodeDriver {
         "PX",
         ttl);
   }
+
+  /**
+   * A number in decimal, the last one remembered: the algorithm sends the same TTL and predicted
+   * token to every node of a step, so one string each instead of one per node. Racy by design
+   * (whichever thread's value is remembered, the text matches its value).
+   */
+  private static final class LastDecimal {
+    private record Decimal(long value, String text) {}
+
+    private volatile Decimal last = new Decimal(0, "0");
+
+    String text(long value) {
+      Decimal seen = last;
+      if (seen.value == value) {
+        return seen.text;
+      }
+      Decimal fresh = new Decimal(value, Long.toString(value));
+      last = fresh;
+      return fresh.text;
+    }
+  }
+
+  private final LastDecimal lastTtl = new LastDecimal();
+  private final LastDecimal lastToken = new LastDecimal();
 
   private static LockReply lockReply(@Nullable Object reply) {
     return NodeReplies.lockReply(list(reply));
@@ -406,7 +433,8 @@ public final class RespNodeDriver implements NodeDriver {
     String[] command = new String[3 + keys.length + args.length];
     command[0] = "EVALSHA";
     command[1] = script.sha1();
-    command[2] = Integer.toString(keys.length);
+    command[2] =
+        keys.length < KEY_COUNTS.length ? KEY_COUNTS[keys.length] : Integer.toString(keys.length);
     System.arraycopy(keys, 0, command, 3, keys.length);
     System.arraycopy(args, 0, command, 3 + keys.length, args.length);
     CompletableFuture<R> result = new CompletableFuture<>();

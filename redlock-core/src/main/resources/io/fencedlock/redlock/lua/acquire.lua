@@ -32,11 +32,15 @@
 if ARGV[5] and redis.call('GET', KEYS[1]) == ARGV[5] then
   redis.call('DEL', KEYS[1])
 end
-local epoch = redis.call('GET', KEYS[3])
+-- One MGET for the marker, the counter and the high-water mark, and one MSET for the two
+-- writes: each redis.call costs more than the Lua around it (this script runs on every fenced
+-- acquire).
+local marks = redis.call('MGET', KEYS[3], KEYS[2], KEYS[4])
+local epoch = marks[1]
 if ARGV[3] == '1' and not epoch then
   return { -1, 0, 0 }
 end
-local fence = redis.call('GET', KEYS[2]) or epoch or '0'
+local fence = marks[2] or epoch or '0'
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local holder = redis.call('GET', KEYS[1])
   if holder ~= ARGV[1] then
@@ -47,8 +51,9 @@ local predicted = tonumber(ARGV[4])
 if predicted <= tonumber(fence) then
   return { 1, fence, 0 }
 end
-redis.call('SET', KEYS[2], ARGV[4])
-if predicted > tonumber(redis.call('GET', KEYS[4]) or '0') then
-  redis.call('SET', KEYS[4], ARGV[4])
+if predicted > tonumber(marks[3] or '0') then
+  redis.call('MSET', KEYS[2], ARGV[4], KEYS[4], ARGV[4])
+else
+  redis.call('SET', KEYS[2], ARGV[4])
 end
 return { 1, ARGV[4], 1 }
