@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.redlock.driver.DriverOptions;
-import io.fencedlock.redlock.lettuce.LettuceNodeDriver;
+import io.fencedlock.redlock.resp.RespNodeDriver;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.testkit.RedisNode;
@@ -34,10 +34,10 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 /**
  * The fidelity of the simulator's node model: random sequences of the project's script calls
  * (random owners, TTLs, tokens, predecessors, marker and incarnation calls, wipes and time
- * advances) run on a real redis-server through the Lettuce driver, that is through the real Lua
- * scripts, and on the {@link ScriptModel}; every reply and the whole state after every call (keys
- * present, values, fence counters, marker, high-water mark, TTLs within a tolerance) must agree.
- * jqwik reports its seed with every run.
+ * advances) run on a real redis-server through the default (RESP) driver, that is through the real
+ * Lua scripts, and on the {@link ScriptModel}; every reply and the whole state after every call
+ * (keys present, values, fence counters, marker, high-water mark, TTLs within a tolerance) must
+ * agree. jqwik reports its seed with every run.
  *
  * <p>Time: the model's clock is the node's own clock, read (Redis TIME) in the same script that
  * reads the node's state before each call, plus the advances made so far; an advance rewrites every
@@ -51,8 +51,8 @@ final class NodeModelFidelityIT {
   private static final long TOLERANCE_MILLIS = 40;
   private static RedisNodes nodes;
   private static RedisNode node;
-  private static LettuceNodeDriver checked;
-  private static LettuceNodeDriver unchecked;
+  private static RespNodeDriver checked;
+  private static RespNodeDriver unchecked;
   private static String advanceScript;
   private static String dumpScript;
 
@@ -276,14 +276,14 @@ final class NodeModelFidelityIT {
     }
   }
 
-  private static LettuceNodeDriver open(DriverOptions options) {
+  private static RespNodeDriver open(DriverOptions options) {
     RedlockConfig config =
         RedlockConfig.builder()
             .nodes(node.uri())
             .nodeTimeout(Timing.AWAIT)
             .connectTimeout(Timing.AWAIT)
             .build();
-    LettuceNodeDriver driver = LettuceNodeDriver.open(config, options);
+    RespNodeDriver driver = RespNodeDriver.open(config, options);
     driver.connect(Timing.AWAIT);
     return driver;
   }

@@ -116,6 +116,12 @@ final class IoLoop implements AutoCloseable {
         if (closed) {
           break;
         }
+        if (!tasks.isEmpty()) {
+          // Queued by what just ran here (a timed-out call's dependents sending, say), which did
+          // not wake the selector: run them without sleeping.
+          selector.selectNow(this::dispatch);
+          continue;
+        }
         // The consumer form: no selected-key set to fill, iterate and clear on every turn.
         selector.select(this::dispatch, Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999)));
       } catch (ClosedSelectorException e) {

@@ -198,19 +198,11 @@ final class RespConnection implements IoLoop.Expiring {
         ensureConnecting();
       } else {
         sentOn = current;
-        if (timeoutNanos > 0) {
-          call.timed = true;
-          call.deadline = System.nanoTime() + timeoutNanos;
+        try {
+          broken = current.write(call, timeoutNanos, command);
+        } catch (Unencodable e) {
+          refused = e.getCause(); // nothing of it was queued or written: the connection is fine
         }
-        synchronized (queues) {
-          call.answered = false;
-          if (call.timed) {
-            // Sent again (a script's EVAL after NOSCRIPT), it keeps its first deadline: its
-            // earlier entry, still queued, times it out then; this one only once at the head.
-            current.deadlines.add(call);
-          }
-        }
-        broken = current.write(call, command);
       }
     }
     if (refused != null) {
@@ -239,7 +231,19 @@ final class RespConnection implements IoLoop.Expiring {
     }
     Link attempt = new Link();
     link = attempt;
-    loop.execute(() -> attempt.open());
+    // The name is resolved off the I/O thread (a slow resolver must not hold up every node's
+    // replies and timeouts), then the socket is opened on it.
+    CompletableFuture.supplyAsync(() -> new InetSocketAddress(endpoint.host(), endpoint.port()))
+        .whenComplete(
+            (address, failure) ->
+                loop.execute(
+                    () -> {
+                      if (failure != null) {
+                        fail(attempt, failure);
+                      } else {
+                        attempt.open(address);
+                      }
+                    }));
     loop.schedule(
         () ->
             fail(
@@ -297,6 +301,13 @@ final class RespConnection implements IoLoop.Expiring {
     }
     if (waiting != null) {
       waiting.completeExceptionally(failure == null ? closedFailure() : failure);
+    }
+  }
+
+  /** A command that could not be encoded; its cause fails the call alone. */
+  private static final class Unencodable extends RuntimeException {
+    Unencodable(Throwable cause) {
+      super(cause);
     }
   }
 
@@ -420,10 +431,9 @@ final class RespConnection implements IoLoop.Expiring {
      */
     private ByteBuffer in = ByteBuffer.allocateDirect(16 * 1024);
 
-    /** On the I/O thread: resolves the address (literal or hosts file, normally) and connects. */
-    void open() {
+    /** On the I/O thread: connects to the resolved {@code address}. */
+    void open(InetSocketAddress address) {
       try {
-        InetSocketAddress address = new InetSocketAddress(endpoint.host(), endpoint.port());
         if (address.isUnresolved()) {
           throw new IOException("cannot resolve " + endpoint.host());
         }
@@ -470,7 +480,9 @@ final class RespConnection implements IoLoop.Expiring {
         if (readyKey.isReadable()) {
           read();
         }
-      } catch (IOException | RuntimeException e) {
+      } catch (Throwable e) {
+        // An Error too: what it interrupted (a read, a write) may have left the buffers in any
+        // state, so the socket is dropped (its calls fail) rather than read from again.
         fail(this, e);
       }
     }
@@ -489,7 +501,7 @@ final class RespConnection implements IoLoop.Expiring {
         handshakeLeft = commands.size();
         readyNow = handshakeLeft == 0;
         for (int i = 0; i < commands.size() && broken == null; i++) {
-          broken = write(new HandshakeCall(this, i < required), commands.get(i));
+          broken = write(new HandshakeCall(this, i < required), 0, commands.get(i));
         }
       }
       if (broken != null) {
@@ -526,12 +538,34 @@ final class RespConnection implements IoLoop.Expiring {
     }
 
     /** Appends the command and its call; writes what the socket takes. Holds the lock. */
-    @Nullable IOException write(Call call, String[] command) {
+    @Nullable IOException write(Call call, long timeoutNanos, String[] command) {
+      // Encoded first and queued only then: a call in the queue without its command on the wire
+      // would take the next command's reply, and every reply after it would go to the wrong call.
+      int start = out.position();
+      try {
+        ByteBuffer target = room(RespWriter.maxSize(command));
+        start = target.position();
+        RespWriter.encode(command, target);
+      } catch (RuntimeException | Error e) { // a null argument, or no memory for the buffer
+        out.position(start); // none of its bytes may stay
+        throw new Unencodable(e);
+      }
       synchronized (queues) {
+        if (timeoutNanos > 0) {
+          call.timed = true;
+          // Read under the queue lock, so that the I/O thread's last look at the deadlines
+          // (IoLoop.expireDue) either saw this call or came before this clock reading.
+          call.deadline = System.nanoTime() + timeoutNanos;
+        }
+        call.answered = false;
+        if (call.timed) {
+          // Sent again (a script's EVAL after NOSCRIPT), it keeps its first deadline: its earlier
+          // entry, still queued, times it out then; this one only once at the head.
+          deadlines.add(call);
+        }
         pending.add(call);
       }
       try {
-        RespWriter.encode(command, room(RespWriter.maxSize(command)));
         if (!writeBlocked) {
           flush();
         }
@@ -588,14 +622,17 @@ final class RespConnection implements IoLoop.Expiring {
         throw new IOException("connection closed by the node");
       }
       in.flip();
-      while (in.hasRemaining()) {
-        Object reply = RespReader.read(in);
-        if (reply == RespReader.INCOMPLETE) {
-          break;
+      try {
+        while (in.hasRemaining()) {
+          Object reply = RespReader.read(in);
+          if (reply == RespReader.INCOMPLETE) {
+            break;
+          }
+          deliver(reply);
         }
-        deliver(reply);
+      } finally {
+        in.compact(); // whatever happened, the buffer is back in write mode with the unread tail
       }
-      in.compact();
       if (!in.hasRemaining()) {
         ByteBuffer larger = ByteBuffer.allocateDirect(in.capacity() * 2);
         in.flip();
@@ -605,7 +642,12 @@ final class RespConnection implements IoLoop.Expiring {
     }
 
     private void deliver(@Nullable Object reply) {
-      if (pushes.accept(reply)) {
+      try {
+        if (pushes.accept(reply)) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        log.warn("a pushed message's handler failed", e); // the message is consumed either way
         return;
       }
       Call call;

@@ -513,7 +513,9 @@ public final class RespNodeDriver implements NodeDriver {
    * ({@link LuaScript#isLockStep}). Any other script is sent again as an EVAL: a release always (a
    * late one only deletes a key of an owner id nobody uses again), the rest unless the call has
    * given up meanwhile. A lock operation's timeout and its reply are both handled on the I/O
-   * thread; the monitor is for the administrative calls, timed out on another thread.
+   * thread, so "given up" is decided once; an administrative call (initialize, name an empty
+   * incarnation) times out on the JDK's timer thread and may still be sent as EVAL just after: both
+   * scripts are idempotent, and they are not lock steps.
    */
   private static final class ScriptCall<R> extends CommandCall<R> {
     private final RespConnection connection;
@@ -547,16 +549,14 @@ public final class RespNodeDriver implements NodeDriver {
           return;
         }
         boolean lateIsHarmless = script == LuaScript.RELEASE || script == LuaScript.RELEASE_ALL;
-        synchronized (result) {
-          if (result.isDone() && !lateIsHarmless) {
-            return;
-          }
-          evalSent = true;
-          String[] eval = command.clone();
-          eval[0] = "EVAL";
-          eval[1] = script.source();
-          connection.send(this, eval); // keeps the call's first deadline (RespConnection.send)
+        if (result.isDone() && !lateIsHarmless) {
+          return;
         }
+        evalSent = true;
+        String[] eval = command.clone();
+        eval[0] = "EVAL";
+        eval[1] = script.source();
+        connection.send(this, eval); // keeps the call's first deadline (RespConnection.send)
         return;
       }
       super.reply(reply);

@@ -10,11 +10,14 @@ final class RespWriter {
 
   /** An upper bound of the bytes {@link #encode} writes for {@code command}. */
   static int maxSize(String[] command) {
-    int size = 16;
+    long size = 16;
     for (String argument : command) {
-      size += 16 + 3 * argument.length(); // a char is at most 3 bytes in UTF-8 (a pair is 4)
+      size += 16 + 3L * argument.length(); // a char is at most 3 bytes in UTF-8 (a pair is 4)
     }
-    return size;
+    if (size > Integer.MAX_VALUE - 64) {
+      throw new IllegalArgumentException("a command of up to " + size + " bytes is too long");
+    }
+    return (int) size;
   }
 
   /**
