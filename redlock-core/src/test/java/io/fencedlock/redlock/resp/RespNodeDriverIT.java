@@ -329,6 +329,32 @@ final class RespNodeDriverIT {
     }
   }
 
+  @Test
+  void aCommandThatCannotBeEncoded_failsAlone_andLaterRepliesReachTheirOwnCalls() {
+    try (RedisNodes nodes = RedisNodes.start(1);
+        RespNodeDriver driver = driver(nodes.uris(), PATIENT)) {
+      get(driver.initialize(0, 1, null));
+      // A null argument fails while encoding. Queued before encoding, its call would wait for a
+      // reply that never comes, and take the next command's reply instead: every reply after it
+      // would reach the call before its own.
+      @SuppressWarnings("NullAway")
+      LockRequest unencodable = new LockRequest("enc:lock", null, null, TTL, 0, null);
+      CompletableFuture<LockReply> broken;
+      try {
+        broken = driver.lock(0, unencodable);
+      } catch (RuntimeException thrown) {
+        broken = CompletableFuture.failedFuture(thrown);
+      }
+      assertThat(broken).isCompletedExceptionally();
+
+      assertThat(get(driver.lock(0, plain("enc:other", "alice"))))
+          .isEqualTo(new LockReply.Granted(0, false));
+      assertThat(get(driver.lock(0, plain("enc:other", "bob"))))
+          .isInstanceOf(LockReply.Refused.class);
+      assertThat(get(driver.readMarks(0)).initialized()).isTrue();
+    }
+  }
+
   // --- faults --------------------------------------------------------------------------------
 
   @Test
