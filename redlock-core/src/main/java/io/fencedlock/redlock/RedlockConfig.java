@@ -180,13 +180,15 @@ public final class RedlockConfig {
     private Builder() {}
 
     /**
-     * The independent Redis masters, at least one, usually 2f+1 of them. Each is a Lettuce URI, so
-     * passwords ({@code redis://:secret@host:6379}), TLS ({@code rediss://}) and Unix sockets
-     * ({@code redis-socket:///path}) work. Host names are resolved here, once, to refuse two URIs
-     * that reach the same server: one server counted twice could make a quorum on its own. Two URIs
-     * are the same server when they share a port and an address (every loopback address counting as
-     * one, whatever the name: {@code localhost}, {@code 127.0.0.1}, {@code [::1]}), or name the
-     * same socket; the database number does not make a different server.
+     * The independent Redis masters, at least one, usually 2f+1 of them. Each is a URI in Lettuce's
+     * syntax, so passwords ({@code redis://:secret@host:6379}), TLS ({@code rediss://}) and Unix
+     * sockets ({@code redis-socket:///path}) work: {@link Redlock#create(RedlockConfig)} reaches
+     * plain TCP nodes through its own RESP driver, and uses Lettuce when any node needs TLS, a
+     * socket or Sentinel. Host names are resolved here, once, to refuse two URIs that reach the
+     * same server: one server counted twice could make a quorum on its own. Two URIs are the same
+     * server when they share a port and an address (every loopback address counting as one,
+     * whatever the name: {@code localhost}, {@code 127.0.0.1}, {@code [::1]}), or name the same
+     * socket; the database number does not make a different server.
      *
      * @throws IllegalArgumentException if the list is empty, has a null, an unparsable URI, a
      *     Sentinel URI (Redlock needs independent masters, not a failover group), or two URIs that
