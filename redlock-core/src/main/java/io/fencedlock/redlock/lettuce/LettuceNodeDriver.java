@@ -2,8 +2,8 @@ package io.fencedlock.redlock.lettuce;
 
 import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.redlock.driver.DriverOptions;
-import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.redlock.driver.NodeReplies;
+import io.fencedlock.redlock.driver.NodeScriptCall;
 import io.fencedlock.redlock.driver.OwnThreads;
 import io.fencedlock.redlock.driver.RequestTimer;
 import io.fencedlock.redlock.driver.SettingsAudit;
@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -134,30 +135,19 @@ public final class LettuceNodeDriver implements NodeDriver {
     NodeClient client = clients.get(node);
     String ttl = Long.toString(request.ttlMillis());
     if (request.fenceKey() != null) {
-      List<String> args =
-          new ArrayList<>(
-              List.of(request.owner(), ttl, markerCheck, Long.toString(request.predictedToken())));
-      if (request.predecessorOwner() != null) {
-        args.add(request.predecessorOwner());
-      }
-      return client.script(
-          LuaScript.ACQUIRE,
+      return script(
+          node,
+          NodeScriptCall.acquire(
+              request, ttl, Long.toString(request.predictedToken()), markerCheck),
           ScriptOutputType.MULTI,
-          NodeReplies::lockReply,
-          new String[] {
-            request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER
-          },
-          args.toArray(String[]::new));
+          NodeReplies::lockReply);
     }
     if (request.predecessorOwner() != null) {
-      return client.script(
-          LuaScript.HANDOFF,
+      return script(
+          node,
+          NodeScriptCall.handoff(request, ttl),
           ScriptOutputType.MULTI,
-          NodeReplies::lockReply,
-          new String[] {request.lockKey()},
-          request.owner(),
-          ttl,
-          request.predecessorOwner());
+          NodeReplies::lockReply);
     }
     return client
         .setNxPx(request.lockKey(), request.owner(), request.ttlMillis())
@@ -168,6 +158,12 @@ public final class LettuceNodeDriver implements NodeDriver {
                     : new LockReply.Refused(-1, 0, null));
   }
 
+  /** Sends {@code call} to {@code node}, bounded by the node timeout. */
+  private <T, R> CompletableFuture<R> script(
+      int node, NodeScriptCall call, ScriptOutputType type, Function<T, R> parse) {
+    return clients.get(node).script(call.script(), type, parse, call.keys(), call.args());
+  }
+
   /** Whether a script's integer reply is 1 (its "yes"). */
   private static boolean isOne(Long reply) {
     return reply == 1L;
@@ -176,110 +172,71 @@ public final class LettuceNodeDriver implements NodeDriver {
   @Override
   public CompletableFuture<Boolean> writeToken(
       int node, String lockKey, String fenceKey, String owner, long token) {
-    return clients
-        .get(node)
-        .script(
-            LuaScript.FENCE,
-            ScriptOutputType.INTEGER,
-            LettuceNodeDriver::isOne,
-            new String[] {lockKey, fenceKey, NodeKeys.HIGH_WATER},
-            owner,
-            Long.toString(token));
+    return script(
+        node,
+        NodeScriptCall.fence(lockKey, fenceKey, owner, token),
+        ScriptOutputType.INTEGER,
+        LettuceNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Boolean> lengthen(
       int node, String lockKey, String owner, long ttlMillis) {
-    return clients
-        .get(node)
-        .script(
-            LuaScript.EXTEND,
-            ScriptOutputType.INTEGER,
-            LettuceNodeDriver::isOne,
-            new String[] {lockKey},
-            owner,
-            Long.toString(ttlMillis));
+    return script(
+        node,
+        NodeScriptCall.extend(lockKey, owner, ttlMillis),
+        ScriptOutputType.INTEGER,
+        LettuceNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Boolean> release(
       int node, String lockKey, String owner, @Nullable String announceOn) {
-    String[] args = announceOn == null ? new String[] {owner} : new String[] {owner, announceOn};
-    return clients
-        .get(node)
-        .script(
-            LuaScript.RELEASE,
-            ScriptOutputType.INTEGER,
-            LettuceNodeDriver::isOne,
-            new String[] {lockKey},
-            args);
+    return script(
+        node,
+        NodeScriptCall.release(lockKey, owner, announceOn),
+        ScriptOutputType.INTEGER,
+        LettuceNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<MultiLockReply> lockAll(
       int node, List<String> lockKeys, List<String> fenceKeys, String owner, long ttlMillis) {
-    List<String> keys = new ArrayList<>(lockKeys);
-    keys.addAll(fenceKeys);
-    keys.add(NodeKeys.MARKER);
-    return clients
-        .get(node)
-        .script(
-            LuaScript.ACQUIRE_ALL,
-            ScriptOutputType.MULTI,
-            NodeReplies::multiLockReply,
-            keys.toArray(String[]::new),
-            owner,
-            Long.toString(ttlMillis),
-            markerCheck);
+    return script(
+        node,
+        NodeScriptCall.acquireAll(lockKeys, fenceKeys, owner, ttlMillis, markerCheck),
+        ScriptOutputType.MULTI,
+        NodeReplies::multiLockReply);
   }
 
   @Override
   public CompletableFuture<Boolean> writeTokens(
       int node, List<String> lockKeys, List<String> fenceKeys, String owner, List<Long> tokens) {
-    List<String> keys = new ArrayList<>(lockKeys);
-    keys.addAll(fenceKeys);
-    keys.add(NodeKeys.HIGH_WATER);
-    List<String> args = new ArrayList<>(List.of(owner));
-    tokens.forEach(token -> args.add(Long.toString(token)));
-    return clients
-        .get(node)
-        .script(
-            LuaScript.FENCE_ALL,
-            ScriptOutputType.INTEGER,
-            LettuceNodeDriver::isOne,
-            keys.toArray(String[]::new),
-            args.toArray(String[]::new));
+    return script(
+        node,
+        NodeScriptCall.fenceAll(lockKeys, fenceKeys, owner, tokens),
+        ScriptOutputType.INTEGER,
+        LettuceNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Boolean> lengthenAll(
       int node, List<String> lockKeys, String owner, long ttlMillis) {
-    return clients
-        .get(node)
-        .script(
-            LuaScript.EXTEND_ALL,
-            ScriptOutputType.INTEGER,
-            LettuceNodeDriver::isOne,
-            lockKeys.toArray(String[]::new),
-            owner,
-            Long.toString(ttlMillis));
+    return script(
+        node,
+        NodeScriptCall.extendAll(lockKeys, owner, ttlMillis),
+        ScriptOutputType.INTEGER,
+        LettuceNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Long> releaseAll(
       int node, List<String> lockKeys, String owner, @Nullable List<String> channels) {
-    List<String> args = new ArrayList<>(List.of(owner));
-    if (channels != null) {
-      args.addAll(channels);
-    }
-    return clients
-        .get(node)
-        .script(
-            LuaScript.RELEASE_ALL,
-            ScriptOutputType.INTEGER,
-            (Long deleted) -> deleted,
-            lockKeys.toArray(String[]::new),
-            args.toArray(String[]::new));
+    return script(
+        node,
+        NodeScriptCall.releaseAll(lockKeys, owner, channels),
+        ScriptOutputType.INTEGER,
+        (Long deleted) -> deleted);
   }
 
   @Override
@@ -308,33 +265,31 @@ public final class LettuceNodeDriver implements NodeDriver {
 
   @Override
   public CompletableFuture<String> nameEmptyIncarnation(int node, String freshName) {
+    NodeScriptCall call = NodeScriptCall.nameEmptyNode(freshName);
     return clients
         .get(node)
         .script(
-            LuaScript.NAME_EMPTY_NODE,
+            call.script(),
             adminTimeout,
             ScriptOutputType.VALUE,
             (String name) -> name == null ? "" : name,
-            new String[] {NodeKeys.MARKER, NodeKeys.EMPTY},
-            freshName);
+            call.keys(),
+            call.args());
   }
 
   @Override
   public CompletableFuture<InitReply> initialize(
       int node, long epoch, @Nullable String incarnation) {
-    String[] args =
-        incarnation == null
-            ? new String[] {Long.toString(epoch)}
-            : new String[] {Long.toString(epoch), incarnation};
+    NodeScriptCall call = NodeScriptCall.initNode(epoch, incarnation);
     return clients
         .get(node)
         .script(
-            LuaScript.INIT_NODE,
+            call.script(),
             adminTimeout,
             ScriptOutputType.MULTI,
             NodeReplies::initReply,
-            new String[] {NodeKeys.MARKER, NodeKeys.HIGH_WATER, NodeKeys.EMPTY},
-            args);
+            call.keys(),
+            call.args());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.fencedlock.redlock.lettuce;
 
+import io.fencedlock.redlock.driver.AnyNode;
 import io.fencedlock.redlock.spi.ReleaseFeed;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -7,17 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Release announcements over one lazily opened pub/sub connection per node (Lettuce resubscribes it
  * after a reconnect). Thread-safe.
  */
 final class LettuceReleaseFeed implements ReleaseFeed {
-  private static final Logger log = LoggerFactory.getLogger(LettuceReleaseFeed.class);
 
   private final List<NodeClient> nodes;
 
@@ -41,23 +38,12 @@ final class LettuceReleaseFeed implements ReleaseFeed {
 
   @Override
   public CompletableFuture<Void> subscribe(String channel) {
-    CompletableFuture<Void> subscribed = new CompletableFuture<>();
-    AtomicInteger failures = new AtomicInteger();
+    List<CompletableFuture<?>> perNode = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {
-      connection(i)
-          .thenCompose(c -> c.async().subscribe(channel).toCompletableFuture())
-          .whenComplete(
-              (ok, failure) -> {
-                if (failure == null) {
-                  subscribed.complete(null);
-                } else if (failures.incrementAndGet() == nodes.size()) {
-                  subscribed.completeExceptionally(failure);
-                } else {
-                  log.debug("subscribing to {} failed on one node", channel, failure);
-                }
-              });
+      perNode.add(
+          connection(i).thenCompose(c -> c.async().subscribe(channel).toCompletableFuture()));
     }
-    return subscribed;
+    return AnyNode.confirmed(perNode, "subscribing to " + channel);
   }
 
   @Override

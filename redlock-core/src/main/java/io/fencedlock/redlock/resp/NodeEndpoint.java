@@ -24,7 +24,10 @@ record NodeEndpoint(
    * sockets and Sentinel need {@link io.fencedlock.redlock.lettuce.LettuceNodeDriver}.
    */
   static boolean supports(String uri) {
-    RedisURI parsed = RedisURI.create(uri);
+    return isPlainTcp(RedisURI.create(uri));
+  }
+
+  private static boolean isPlainTcp(RedisURI parsed) {
     return !parsed.isSsl()
         && parsed.getSocket() == null
         && parsed.getSentinels().isEmpty()
@@ -32,12 +35,12 @@ record NodeEndpoint(
   }
 
   static NodeEndpoint of(String uri) {
-    if (!supports(uri)) {
+    RedisURI parsed = RedisURI.create(uri);
+    if (!isPlainTcp(parsed)) {
       throw new IllegalArgumentException(
           "the RESP driver speaks plain TCP only (no TLS, Unix socket or Sentinel); use"
               + " LettuceNodeDriver for such nodes");
     }
-    RedisURI parsed = RedisURI.create(uri);
     char[] password = parsed.getPassword();
     return new NodeEndpoint(
         parsed.getHost(),

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,7 +86,7 @@ final class RespConnection implements IoLoop.Expiring {
   private final long connectTimeoutNanos;
   private final List<String[]> handshake;
   private final Pushes pushes;
-  private final Runnable onReady;
+  private final Consumer<RespConnection> onReady;
 
   private final Object lock = new Object();
 
@@ -133,7 +134,7 @@ final class RespConnection implements IoLoop.Expiring {
       Duration connectTimeout,
       List<String[]> handshake,
       Pushes pushes,
-      Runnable onReady) {
+      Consumer<RespConnection> onReady) {
     this.endpoint = endpoint;
     this.loop = loop;
     this.connectTimeoutNanos = connectTimeout.toNanos();
@@ -534,7 +535,7 @@ final class RespConnection implements IoLoop.Expiring {
         nextReady = new CompletableFuture<>();
       }
       waiting.complete(null);
-      onReady.run();
+      onReady.accept(RespConnection.this);
     }
 
     /** Appends the command and its call; writes what the socket takes. Holds the lock. */

@@ -4,6 +4,7 @@ import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.redlock.driver.DriverOptions;
 import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.redlock.driver.NodeReplies;
+import io.fencedlock.redlock.driver.NodeScriptCall;
 import io.fencedlock.redlock.driver.OwnThreads;
 import io.fencedlock.redlock.driver.SettingsAudit;
 import io.fencedlock.redlock.spi.InitReply;
@@ -79,7 +80,7 @@ public final class RespNodeDriver implements NodeDriver {
               config.connectTimeout(),
               scriptLoads,
               reply -> false,
-              () -> {}));
+              ready -> {}));
     }
     this.nodes = List.copyOf(connections);
     this.releases = new RespReleaseFeed(endpoints, loop, config.connectTimeout());
@@ -138,24 +139,13 @@ public final class RespNodeDriver implements NodeDriver {
     String ttl = lastTtl.text(request.ttlMillis());
     if (request.fenceKey() != null) {
       String predicted = lastToken.text(request.predictedToken());
-      String[] keys = {request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER};
-      String[] args =
-          request.predecessorOwner() == null
-              ? new String[] {request.owner(), ttl, markerCheck, predicted}
-              : new String[] {
-                request.owner(), ttl, markerCheck, predicted, request.predecessorOwner()
-              };
-      return script(node, LuaScript.ACQUIRE, RespNodeDriver::lockReply, keys, args);
-    }
-    if (request.predecessorOwner() != null) {
       return script(
           node,
-          LuaScript.HANDOFF,
-          RespNodeDriver::lockReply,
-          new String[] {request.lockKey()},
-          request.owner(),
-          ttl,
-          request.predecessorOwner());
+          NodeScriptCall.acquire(request, ttl, predicted, markerCheck),
+          RespNodeDriver::lockReply);
+    }
+    if (request.predecessorOwner() != null) {
+      return script(node, NodeScriptCall.handoff(request, ttl), RespNodeDriver::lockReply);
     }
     return command(
         node,
@@ -222,90 +212,49 @@ public final class RespNodeDriver implements NodeDriver {
   public CompletableFuture<Boolean> writeToken(
       int node, String lockKey, String fenceKey, String owner, long token) {
     return script(
-        node,
-        LuaScript.FENCE,
-        RespNodeDriver::isOne,
-        new String[] {lockKey, fenceKey, NodeKeys.HIGH_WATER},
-        owner,
-        Long.toString(token));
+        node, NodeScriptCall.fence(lockKey, fenceKey, owner, token), RespNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Boolean> lengthen(
       int node, String lockKey, String owner, long ttlMillis) {
-    return script(
-        node,
-        LuaScript.EXTEND,
-        RespNodeDriver::isOne,
-        new String[] {lockKey},
-        owner,
-        Long.toString(ttlMillis));
+    return script(node, NodeScriptCall.extend(lockKey, owner, ttlMillis), RespNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Boolean> release(
       int node, String lockKey, String owner, @Nullable String announceOn) {
-    String[] args = announceOn == null ? new String[] {owner} : new String[] {owner, announceOn};
-    return script(node, LuaScript.RELEASE, RespNodeDriver::isOne, new String[] {lockKey}, args);
+    return script(node, NodeScriptCall.release(lockKey, owner, announceOn), RespNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<MultiLockReply> lockAll(
       int node, List<String> lockKeys, List<String> fenceKeys, String owner, long ttlMillis) {
-    List<String> keys = new ArrayList<>(lockKeys);
-    keys.addAll(fenceKeys);
-    keys.add(NodeKeys.MARKER);
     return script(
         node,
-        LuaScript.ACQUIRE_ALL,
-        reply -> NodeReplies.multiLockReply(list(reply)),
-        keys.toArray(String[]::new),
-        owner,
-        Long.toString(ttlMillis),
-        markerCheck);
+        NodeScriptCall.acquireAll(lockKeys, fenceKeys, owner, ttlMillis, markerCheck),
+        reply -> NodeReplies.multiLockReply(list(reply)));
   }
 
   @Override
   public CompletableFuture<Boolean> writeTokens(
       int node, List<String> lockKeys, List<String> fenceKeys, String owner, List<Long> tokens) {
-    List<String> keys = new ArrayList<>(lockKeys);
-    keys.addAll(fenceKeys);
-    keys.add(NodeKeys.HIGH_WATER);
-    List<String> args = new ArrayList<>(List.of(owner));
-    tokens.forEach(token -> args.add(Long.toString(token)));
     return script(
-        node,
-        LuaScript.FENCE_ALL,
-        RespNodeDriver::isOne,
-        keys.toArray(String[]::new),
-        args.toArray(String[]::new));
+        node, NodeScriptCall.fenceAll(lockKeys, fenceKeys, owner, tokens), RespNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Boolean> lengthenAll(
       int node, List<String> lockKeys, String owner, long ttlMillis) {
     return script(
-        node,
-        LuaScript.EXTEND_ALL,
-        RespNodeDriver::isOne,
-        lockKeys.toArray(String[]::new),
-        owner,
-        Long.toString(ttlMillis));
+        node, NodeScriptCall.extendAll(lockKeys, owner, ttlMillis), RespNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Long> releaseAll(
       int node, List<String> lockKeys, String owner, @Nullable List<String> channels) {
-    List<String> args = new ArrayList<>(List.of(owner));
-    if (channels != null) {
-      args.addAll(channels);
-    }
     return script(
-        node,
-        LuaScript.RELEASE_ALL,
-        reply -> (Long) reply,
-        lockKeys.toArray(String[]::new),
-        args.toArray(String[]::new));
+        node, NodeScriptCall.releaseAll(lockKeys, owner, channels), reply -> (Long) reply);
   }
 
   @Override
@@ -338,26 +287,18 @@ public final class RespNodeDriver implements NodeDriver {
     return script(
         node,
         adminTimeoutNanos,
-        LuaScript.NAME_EMPTY_NODE,
-        reply -> reply == null ? "" : (String) reply,
-        new String[] {NodeKeys.MARKER, NodeKeys.EMPTY},
-        freshName);
+        NodeScriptCall.nameEmptyNode(freshName),
+        reply -> reply == null ? "" : (String) reply);
   }
 
   @Override
   public CompletableFuture<InitReply> initialize(
       int node, long epoch, @Nullable String incarnation) {
-    String[] args =
-        incarnation == null
-            ? new String[] {Long.toString(epoch)}
-            : new String[] {Long.toString(epoch), incarnation};
     return script(
         node,
         adminTimeoutNanos,
-        LuaScript.INIT_NODE,
-        reply -> NodeReplies.initReply(list(reply)),
-        new String[] {NodeKeys.MARKER, NodeKeys.HIGH_WATER, NodeKeys.EMPTY},
-        args);
+        NodeScriptCall.initNode(epoch, incarnation),
+        reply -> NodeReplies.initReply(list(reply)));
   }
 
   @Override
@@ -415,24 +356,18 @@ public final class RespNodeDriver implements NodeDriver {
   // --- calls ---------------------------------------------------------------------------------
 
   private <R> CompletableFuture<R> script(
-      int node,
-      LuaScript script,
-      Function<@Nullable Object, R> parse,
-      String[] keys,
-      String... args) {
-    return script(node, nodeTimeoutNanos, script, parse, keys, args);
+      int node, NodeScriptCall call, Function<@Nullable Object, R> parse) {
+    return script(node, nodeTimeoutNanos, call, parse);
   }
 
+  /** Sends {@code call} as EVALSHA ({@link ScriptCall} handles a NOSCRIPT). */
   private <R> CompletableFuture<R> script(
-      int node,
-      long timeoutNanos,
-      LuaScript script,
-      Function<@Nullable Object, R> parse,
-      String[] keys,
-      String... args) {
+      int node, long timeoutNanos, NodeScriptCall call, Function<@Nullable Object, R> parse) {
+    String[] keys = call.keys();
+    String[] args = call.args();
     String[] command = new String[3 + keys.length + args.length];
     command[0] = "EVALSHA";
-    command[1] = script.sha1();
+    command[1] = call.script().sha1();
     command[2] =
         keys.length < KEY_COUNTS.length ? KEY_COUNTS[keys.length] : Integer.toString(keys.length);
     System.arraycopy(keys, 0, command, 3, keys.length);
@@ -441,7 +376,7 @@ public final class RespNodeDriver implements NodeDriver {
     RespConnection connection = nodes.get(node);
     send(
         connection,
-        new ScriptCall<>(connection, script, command, parse, result),
+        new ScriptCall<>(connection, call.script(), command, parse, result),
         result,
         timeoutNanos,
         command);

@@ -1,5 +1,6 @@
 package io.fencedlock.redlock.resp;
 
+import io.fencedlock.redlock.driver.AnyNode;
 import io.fencedlock.redlock.spi.ReleaseFeed;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,11 +9,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Release announcements over one subscriber connection per node, opened on the first subscribe. A
@@ -20,7 +18,6 @@ import org.slf4j.LoggerFactory;
  * subscribed at that moment. Thread-safe.
  */
 final class RespReleaseFeed implements ReleaseFeed, AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(RespReleaseFeed.class);
 
   private final List<RespConnection> connections = new ArrayList<>();
   private final Set<String> channels = ConcurrentHashMap.newKeySet();
@@ -28,11 +25,9 @@ final class RespReleaseFeed implements ReleaseFeed, AutoCloseable {
 
   RespReleaseFeed(List<NodeEndpoint> nodes, IoLoop loop, Duration connectTimeout) {
     for (NodeEndpoint node : nodes) {
-      RespConnection[] self = new RespConnection[1];
-      self[0] =
+      connections.add(
           new RespConnection(
-              node, loop, connectTimeout, List.of(), this::message, () -> resubscribe(self[0]));
-      connections.add(self[0]);
+              node, loop, connectTimeout, List.of(), this::message, this::resubscribe));
     }
   }
 
@@ -63,8 +58,7 @@ final class RespReleaseFeed implements ReleaseFeed, AutoCloseable {
   @Override
   public CompletableFuture<Void> subscribe(String channel) {
     channels.add(channel);
-    CompletableFuture<Void> subscribed = new CompletableFuture<>();
-    AtomicInteger failures = new AtomicInteger();
+    List<CompletableFuture<?>> perNode = new ArrayList<>();
     for (RespConnection connection : connections) {
       CompletableFuture<Void> confirmed = new CompletableFuture<>();
       if (connection.isReady()) {
@@ -85,18 +79,9 @@ final class RespReleaseFeed implements ReleaseFeed, AutoCloseable {
                   }
                 });
       }
-      confirmed.whenComplete(
-          (ok, failure) -> {
-            if (failure == null) {
-              subscribed.complete(null);
-            } else if (failures.incrementAndGet() == connections.size()) {
-              subscribed.completeExceptionally(failure);
-            } else {
-              log.debug("subscribing to {} failed on one node", channel, failure);
-            }
-          });
+      perNode.add(confirmed);
     }
-    return subscribed;
+    return AnyNode.confirmed(perNode, "subscribing to " + channel);
   }
 
   @Override

@@ -66,6 +66,26 @@ final class RespNodeDriverIT {
     return driver;
   }
 
+  /** Waits (bounded) until a plain lock of {@code key} for {@code owner} is granted. */
+  private static void awaitGranted(RespNodeDriver driver, String key, String owner) {
+    await()
+        .atMost(Timing.AWAIT)
+        .pollInterval(Timing.POLL)
+        .ignoreExceptions()
+        .untilAsserted(
+            () ->
+                assertThat(driver.lock(0, plain(key, owner)).get())
+                    .isEqualTo(new LockReply.Granted(0, false)));
+  }
+
+  /** Waits (bounded) until no thread of a driver is left beyond those in {@code before}. */
+  private static void awaitDriverThreadsGone(Set<Thread> before) {
+    await()
+        .atMost(Timing.AWAIT)
+        .pollInterval(Timing.POLL)
+        .untilAsserted(() -> assertThat(driverThreads()).isSubsetOf(before));
+  }
+
   private static LockRequest plain(String key, String owner) {
     return new LockRequest(key, null, owner, TTL, 0, null);
   }
@@ -381,14 +401,7 @@ final class RespNodeDriverIT {
 
       node.restart();
       // No request is needed to trigger the reconnect, but requests fail until it is done.
-      await()
-          .atMost(Timing.AWAIT)
-          .pollInterval(Timing.POLL)
-          .ignoreExceptions()
-          .untilAsserted(
-              () ->
-                  assertThat(driver.lock(0, plain("kill:after", "b")).get())
-                      .isEqualTo(new LockReply.Granted(0, false)));
+      awaitGranted(driver, "kill:after", "b");
       assertThat(direct(node.port(), "GET", "kill:after")).isEqualTo("b");
     }
   }
@@ -564,14 +577,7 @@ final class RespNodeDriverIT {
         assertThat(NodeFailures.describe(failure(driver.lock(0, plain("slow:a", "a")))))
             .contains(driver.label(0));
         node.resume();
-        await()
-            .atMost(Timing.AWAIT)
-            .pollInterval(Timing.POLL)
-            .ignoreExceptions()
-            .untilAsserted(
-                () ->
-                    assertThat(driver.lock(0, plain("slow:b", "b")).get())
-                        .isEqualTo(new LockReply.Granted(0, false)));
+        awaitGranted(driver, "slow:b", "b");
         assertThat(get(driver.readMarks(0))).isEqualTo(new NodeMarks(false, 0, 0));
       }
     }
@@ -708,10 +714,7 @@ final class RespNodeDriverIT {
           .isNotInstanceOf(TimeoutException.class);
       assertThat(failure(driver.readMarks(0))).isNotInstanceOf(TimeoutException.class);
       assertThatCode(driver::close).doesNotThrowAnyException();
-      await()
-          .atMost(Timing.AWAIT)
-          .pollInterval(Timing.POLL)
-          .untilAsserted(() -> assertThat(driverThreads()).isSubsetOf(before));
+      awaitDriverThreadsGone(before);
       node.resume();
     }
   }
@@ -733,10 +736,7 @@ final class RespNodeDriverIT {
           });
       nodes.node(0).resume();
       assertThat(get(onDriverThread)).isTrue();
-      await()
-          .atMost(Timing.AWAIT)
-          .pollInterval(Timing.POLL)
-          .untilAsserted(() -> assertThat(driverThreads()).isSubsetOf(before));
+      awaitDriverThreadsGone(before);
       assertThat(failure(driver.readMarks(0))).isNotInstanceOf(TimeoutException.class);
     }
   }
