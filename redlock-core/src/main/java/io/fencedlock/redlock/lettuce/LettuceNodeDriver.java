@@ -1,6 +1,7 @@
 package io.fencedlock.redlock.lettuce;
 
 import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.driver.ConnectWait;
 import io.fencedlock.redlock.driver.DriverOptions;
 import io.fencedlock.redlock.driver.NodeReplies;
 import io.fencedlock.redlock.driver.NodeScriptCall;
@@ -115,19 +116,8 @@ public final class LettuceNodeDriver implements NodeDriver {
 
   @Override
   public void connect(Duration timeout) {
-    CompletableFuture<?>[] connects =
-        clients.stream()
-            .map(c -> c.connect().exceptionally(e -> null))
-            .toArray(CompletableFuture[]::new);
-    try {
-      CompletableFuture.allOf(connects).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
-      // Some node is slow or unreachable; it shows up as that node's outcome later.
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException("connect futures are made infallible above", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    ConnectWait.awaitAll(
+        clients.stream().map(NodeClient::connect).toArray(CompletableFuture[]::new), timeout);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.fencedlock.redlock.resp;
 
 import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.driver.ConnectWait;
 import io.fencedlock.redlock.driver.DriverOptions;
 import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.redlock.driver.NodeReplies;
@@ -21,9 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -121,17 +120,9 @@ public final class RespNodeDriver implements NodeDriver {
   public void connect(Duration timeout) {
     CompletableFuture<?>[] connects = new CompletableFuture<?>[nodes.size()];
     for (int i = 0; i < connects.length; i++) {
-      connects[i] = nodes.get(i).whenReady().exceptionally(e -> null);
+      connects[i] = nodes.get(i).whenReady();
     }
-    try {
-      CompletableFuture.allOf(connects).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      // Some node is slow or unreachable; it shows up as that node's outcome later.
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("connect futures are made infallible above", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    ConnectWait.awaitAll(connects, timeout);
   }
 
   @Override
