@@ -80,46 +80,47 @@ final class CostMeter {
    */
   Snapshot start() {
     long serverCpu = servers.nanos();
-    long selfBefore = threads.getCurrentThreadAllocatedBytes();
-    long[] ids = sortedThreadIds();
-    long[] allocated = threads.getThreadAllocatedBytes(ids);
-    long selfAfter = threads.getCurrentThreadAllocatedBytes();
+    Allocations allocations = allocationsNow();
     long excludedCpu = excludedCpu();
     long cpu = os.getProcessCpuTime();
-    return new Snapshot(
-        cpu,
-        excludedCpu,
-        serverCpu,
-        ids,
-        allocated,
-        Thread.currentThread().getId(),
-        selfBefore,
-        selfAfter);
+    return snapshot(cpu, excludedCpu, serverCpu, allocations);
   }
 
   /** Closes the stretch opened by {@code start}: CPU first, then allocations, the servers last. */
   ClientCost since(Snapshot start) {
     long cpu = os.getProcessCpuTime();
     long excludedCpu = excludedCpu();
-    long selfBefore = threads.getCurrentThreadAllocatedBytes();
-    long[] ids = sortedThreadIds();
-    long[] allocated = threads.getThreadAllocatedBytes(ids);
-    long selfAfter = threads.getCurrentThreadAllocatedBytes();
+    Allocations allocations = allocationsNow();
     long serverCpu = servers.nanos();
-    Snapshot end =
-        new Snapshot(
-            cpu,
-            excludedCpu,
-            serverCpu,
-            ids,
-            allocated,
-            Thread.currentThread().getId(),
-            selfBefore,
-            selfAfter);
+    Snapshot end = snapshot(cpu, excludedCpu, serverCpu, allocations);
     ClientCost cost = between(start, end, excluded);
     return threads.isThreadAllocatedMemoryEnabled()
         ? cost
         : new ClientCost(cost.cpuNanos(), -1, cost.serverCpuNanos());
+  }
+
+  /** Every live thread's allocation counter, read between two readings of this thread's own. */
+  private record Allocations(long[] ids, long[] allocated, long selfBefore, long selfAfter) {}
+
+  private Allocations allocationsNow() {
+    long selfBefore = threads.getCurrentThreadAllocatedBytes();
+    long[] ids = sortedThreadIds();
+    long[] allocated = threads.getThreadAllocatedBytes(ids);
+    long selfAfter = threads.getCurrentThreadAllocatedBytes();
+    return new Allocations(ids, allocated, selfBefore, selfAfter);
+  }
+
+  private static Snapshot snapshot(
+      long cpu, long excludedCpu, long serverCpu, Allocations allocations) {
+    return new Snapshot(
+        cpu,
+        excludedCpu,
+        serverCpu,
+        allocations.ids(),
+        allocations.allocated(),
+        Thread.currentThread().getId(),
+        allocations.selfBefore(),
+        allocations.selfAfter());
   }
 
   /**
