@@ -13,7 +13,8 @@ import java.util.List;
  * A {@link LockSystem} of this project built from another copy of redlock-core's classes, for
  * {@link Probe}: a child-first class loader holds that copy, the benchmark's own classes and every
  * library of the class path except redlock-core, and shares only the types the scenarios see with
- * the parent. So a build from before a change and one from after it run side by side in one JVM.
+ * the parent; resources too are looked up in the copy first. So a build from before a change and
+ * one from after it run side by side in one JVM.
  */
 final class Isolated {
   /** The types that cross between the loaders: loaded once, by the parent. */
@@ -66,7 +67,7 @@ final class Isolated {
   }
 
   /** Loads its own copy of every class except the JDK's and {@link #SHARED}. */
-  private static final class ChildFirst extends URLClassLoader {
+  static final class ChildFirst extends URLClassLoader {
     ChildFirst(URL[] urls, ClassLoader parent) {
       super(urls, parent);
     }
@@ -95,6 +96,17 @@ final class Isolated {
         }
         return c;
       }
+    }
+
+    /**
+     * Child-first too, so the copy reads its own resources (redlock-core's Lua scripts) and not the
+     * parent's: URLClassLoader asks the parent first, which pairs a changed script's Java side with
+     * the class path's script.
+     */
+    @Override
+    public URL getResource(String name) {
+      URL own = findResource(name);
+      return own != null ? own : super.getResource(name);
     }
   }
 }
