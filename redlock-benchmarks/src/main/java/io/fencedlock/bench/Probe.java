@@ -162,9 +162,10 @@ public final class Probe {
         byName.get(systems.get(i).name()).add(stats);
         line.append(
             String.format(
-                "  %s p50 %.1f ops %.0f cpu %.1f srv %.1f err %d",
+                "  %s p50 %.1f max %.1f ops %.0f cpu %.1f srv %.1f err %d",
                 systems.get(i).name(),
                 stats.p50(),
+                stats.max(),
                 stats.opsPerSec(),
                 stats.cpuMicrosPerOp(),
                 stats.serverCpuMicrosPerOp(),

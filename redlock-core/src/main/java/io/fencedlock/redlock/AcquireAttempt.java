@@ -71,11 +71,25 @@ final class AcquireAttempt {
   /** The local handoff that started this attempt, or null for an attempt of its own. */
   private final @Nullable Handoff handoff;
 
+  /**
+   * The owner whose released lease this attempt follows, whose key its lock step deletes first on
+   * each node that still holds it (acquire.lua's ARGV[5]): the predecessor of a local handoff, or
+   * the owner whose release named this client on the lead node ({@link ReleaseWaiters}), whose
+   * deletes on the other nodes may not have arrived yet. Null for none.
+   */
+  private final @Nullable String afterRelease;
+
   /** Whether phase 1 runs a script (whose refusals prove that nothing was locked). */
   private final boolean scripted;
 
   /** The node asked first, alone, or -1 when phase 1 asks every node at once. */
   private final int lead;
+
+  /**
+   * The waiting acquire this attempt belongs to, or null: its id goes to the lock's waiter queue on
+   * the lead node ({@link LockRequest#waiter}), never to the other nodes.
+   */
+  private final @Nullable WaiterTicket waiter;
 
   /**
    * The token phase 1 proposes, or 0 for none. A contended attempt may raise it once the lead node
@@ -100,9 +114,13 @@ final class AcquireAttempt {
       String resource,
       Duration ttl,
       @Nullable Handoff handoff,
-      boolean contended) {
+      boolean contended,
+      @Nullable WaiterTicket waiter,
+      @Nullable String afterRelease) {
     this.ctx = ctx;
     this.handoff = handoff;
+    this.afterRelease = handoff != null ? handoff.predecessorOwner() : afterRelease;
+    this.waiter = ctx.config().fencing() ? waiter : null;
     this.scripted = ctx.config().fencing() || handoff != null;
     this.resource = resource;
     this.ttl = ttl;
@@ -137,12 +155,16 @@ final class AcquireAttempt {
       Duration ttl,
       @Nullable Handoff handoff,
       boolean contended,
+      @Nullable WaiterTicket waiter,
+      @Nullable String afterRelease,
       BiConsumer<? super Result, ? super Throwable> handler) {
     CompletableFuture<Void> handled = new CompletableFuture<>();
     ctx.nodes().awaitOnClose(handled); // before sending, so a close() from now on waits for it
     CompletableFuture<Result> attempt;
     try {
-      attempt = new AcquireAttempt(ctx, resource, ttl, handoff, contended).phase1(true);
+      attempt =
+          new AcquireAttempt(ctx, resource, ttl, handoff, contended, waiter, afterRelease)
+              .phase1(true);
     } catch (RuntimeException | Error bug) {
       attempt =
           CompletableFuture.failedFuture(bug); // never expected; nothing may wait for it forever
@@ -165,16 +187,17 @@ final class AcquireAttempt {
     boolean fenced = ctx.config().fencing();
     LockRequest request =
         new LockRequest(
-            lockKey,
-            fenced ? fenceKey : null,
-            owner,
-            ttl.toMillis(),
-            predicted,
-            handoff == null ? null : handoff.predecessorOwner());
-    List<CompletableFuture<NodeReply>> calls =
-        lead < 0 || !mayInitialize
-            ? nodes.fanOut(nodes.all(), i -> lockStep(i, request))
-            : leadFirst(request);
+            lockKey, fenced ? fenceKey : null, owner, ttl.toMillis(), predicted, afterRelease);
+    List<CompletableFuture<NodeReply>> calls;
+    if (lead >= 0 && mayInitialize) {
+      calls = leadFirst(request);
+    } else if (waiter == null) {
+      calls = nodes.fanOut(nodes.all(), i -> lockStep(i, request));
+    } else {
+      int queueNode = nodes.leadNode().home(lockKey);
+      LockRequest queued = waiter.on(request);
+      calls = nodes.fanOut(nodes.all(), i -> lockStep(i, i == queueNode ? queued : request));
+    }
     phase1Settled = calls;
     if (ctx.metrics().enabled()) {
       calls.forEach(
@@ -212,7 +235,9 @@ final class AcquireAttempt {
    * lead that did not grant or refuse is passed over by the next contended attempts for a while.
    */
   private List<CompletableFuture<NodeReply>> leadFirst(LockRequest request) {
-    CompletableFuture<NodeReply> first = lockStep(lead, request);
+    int queueNode = waiter == null ? -1 : ctx.nodes().leadNode().home(lockKey);
+    CompletableFuture<NodeReply> first =
+        lockStep(lead, lead == queueNode ? waiter.on(request) : request);
     // What the other nodes are asked, known once the lead answered; null for nothing.
     CompletableFuture<@Nullable LockRequest> rest =
         first.thenApply(reply -> afterLead(reply, request));
@@ -227,11 +252,11 @@ final class AcquireAttempt {
                     : rest.thenCompose(
                         next ->
                             next == null
-                                // After the lead's refusal is in: the round must not decide on
-                                // the placeholders alone and report the lead as pending (rest's
-                                // dependents run in no guaranteed order).
+                                // After the lead's refusal is in (rest's dependents run in no
+                                // guaranteed order); the round may still record these before the
+                                // lead's reply, see withNotAsked.
                                 ? leadSettled.thenApply(refused -> NodeReply.notAsked(node))
-                                : lockStep(node, next)));
+                                : lockStep(node, node == queueNode ? waiter.on(next) : next)));
   }
 
   /**
@@ -400,9 +425,12 @@ final class AcquireAttempt {
   }
 
   /**
-   * The round's replies with the nodes a contended attempt never asked reported so: the round
-   * decided as soon as a quorum had become impossible, maybe before every placeholder was in, and a
-   * bare PENDING would read as a slow node.
+   * The round's replies with what a contended attempt's nodes had settled by the time it failed:
+   * the round decided as soon as a quorum had become impossible, maybe before every placeholder was
+   * in, and a bare PENDING would read as a slow node. The lead's own reply too: the placeholders
+   * complete on the lead's settled reply, and may reach the round before it does (a future's
+   * dependents run in no guaranteed order), so the round can decide on three placeholders with the
+   * lead's refusal not yet recorded.
    */
   private List<NodeReply> withNotAsked(List<NodeReply> replies) {
     if (lead < 0) {
@@ -410,10 +438,10 @@ final class AcquireAttempt {
     }
     List<NodeReply> reported = new ArrayList<>(replies);
     reported.replaceAll(
-        reply -> {
-          NodeReply settled = phase1Settled.get(reply.node()).getNow(reply);
-          return reply.status() == NodeStatus.PENDING && settled.wasNotAsked() ? settled : reply;
-        });
+        reply ->
+            reply.status() == NodeStatus.PENDING
+                ? phase1Settled.get(reply.node()).getNow(reply)
+                : reply);
     return reported;
   }
 

@@ -371,7 +371,14 @@ final class DefaultLease implements Lease {
     CompletableFuture<?> released =
         successor.isPresent()
             ? handOff(successor.get(), handoffDone)
-            : ctx.nodes().releaseLease(lockKey, owner, acquireSettled, acquireSent, isFenced());
+            : ctx.nodes()
+                .releaseLease(
+                    lockKey,
+                    owner,
+                    acquireSettled,
+                    acquireSent,
+                    isFenced(),
+                    isFenced() ? token : 0);
     return released.thenApply(
         ignored -> {
           ctx.metrics().released(ctx.ticker().read() - started);
@@ -388,7 +395,9 @@ final class DefaultLease implements Lease {
     } catch (RuntimeException bug) {
       log.warn("handing the lock on '{}' to a waiter failed; releasing it instead", resource, bug);
       handoffDone.complete(null);
-      return ctx.nodes().releaseLease(lockKey, owner, acquireSettled, acquireSent, isFenced());
+      return ctx.nodes()
+          .releaseLease(
+              lockKey, owner, acquireSettled, acquireSent, isFenced(), isFenced() ? token : 0);
     }
     return handoff.predecessorReleased();
   }

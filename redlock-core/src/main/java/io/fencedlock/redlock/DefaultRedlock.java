@@ -103,7 +103,7 @@ final class DefaultRedlock implements Redlock {
               new KeySpace(config.keyPrefix()),
               membership,
               new TokenHints(TokenHints.DEFAULT_CAPACITY),
-              new ReleaseWaiters(nodes, driver.releases()),
+              new ReleaseWaiters(nodes, driver.releases(), env.ids().get()),
               new AtomicBoolean(),
               new KeptAlive());
       log.info(
@@ -183,6 +183,8 @@ final class DefaultRedlock implements Redlock {
         ttl,
         null,
         false,
+        null,
+        null,
         (outcome, bug) -> {
           if (bug != null) {
             result.completeExceptionally(bug);

@@ -58,6 +58,24 @@ final class LeadNode {
     return best >= 0 ? best : fallback; // every node failed lately: the key's own choice
   }
 
+  /**
+   * The node that keeps {@code lockKey}'s waiter queue: the key's own choice, whatever failed
+   * lately, so that every client queues on it and every release names from it ({@link Nodes}).
+   */
+  int home(String lockKey) {
+    int key = lockKey.hashCode();
+    int best = 0;
+    long bestScore = Long.MIN_VALUE;
+    for (int node = 0; node < identityHashes.length; node++) {
+      long score = mix(((long) key << 32) | (identityHashes[node] & 0xffffffffL));
+      if (score > bestScore) {
+        best = node;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
   /** Records that {@code node} failed a first ask. */
   void failed(int node) {
     failedAt.set(node, ticker.read());

@@ -157,28 +157,115 @@ final class Nodes {
       boolean announce) {
     List<CompletableFuture<NodeReply>> calls =
         deleteEverywhere(
-            lockKey, owner, announce, settledPerNode, sentPerNode, refusalsProveAbsence);
+            lockKey, owner, announce, -1, 0, settledPerNode, sentPerNode, refusalsProveAbsence);
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
   /**
    * Releases a lease: compare-and-deletes {@code lockKey} on every node (see {@link
-   * #deleteEverywhere}), announcing each delete on the key's {@link ReleaseChannel}, and completes
-   * as soon as a quorum has deleted it (from then on another client can acquire), or once that has
-   * become impossible. The other deletes go on in the background, and {@link #close()} waits for
-   * them. Never fails.
+   * #deleteEverywhere}), announced on the key's {@link ReleaseChannel}, and completes as soon as a
+   * quorum has deleted it (from then on another client can acquire), or once that has become
+   * impossible. The other deletes go on in the background, and {@link #close()} waits for them.
+   * Never fails.
+   *
+   * <p>Who announces: for a fenced lease ({@code token} above 0) that took the lock's lead node,
+   * the lead node alone, naming the next waiter from the lock's waiter queue there (release.lua,
+   * see {@link ReleaseWaiters}); should the lead not delete (wiped, paused, down), the other nodes
+   * announce to every waiting client once the release is decided ({@link #announceForTheLead}).
+   * Otherwise every node that deletes announces, and a waiting client acts on a quorum of copies.
    */
   CompletableFuture<?> releaseLease(
       String lockKey,
       String owner,
       List<CompletableFuture<NodeReply>> settledPerNode,
       IntPredicate sentPerNode,
-      boolean refusalsProveAbsence) {
+      boolean refusalsProveAbsence,
+      long token) {
     CompletableFuture<Void> allDone = new CompletableFuture<>();
     awaitOnClose(allDone); // before sending, so a close() from now on waits for the deletes
+    int namingNode = token > 0 ? leadIfTaken(lockKey, settledPerNode) : -1;
     List<CompletableFuture<NodeReply>> calls =
-        deleteEverywhere(lockKey, owner, true, settledPerNode, sentPerNode, refusalsProveAbsence);
-    return QuorumRound.decide(all(), calls, quorum, allDone);
+        deleteEverywhere(
+            lockKey,
+            owner,
+            true,
+            namingNode,
+            token,
+            settledPerNode,
+            sentPerNode,
+            refusalsProveAbsence);
+    CompletableFuture<QuorumRound.Result> decided =
+        QuorumRound.decide(all(), calls, quorum, allDone);
+    if (namingNode >= 0) {
+      announceForTheLead(lockKey, owner, namingNode, calls.get(namingNode), decided);
+    }
+    return decided;
+  }
+
+  /**
+   * The node that keeps the lock's waiter queue ({@link LeadNode#home}) if this lease's acquire was
+   * granted there (its lock step settled), else -1.
+   */
+  private int leadIfTaken(String lockKey, List<CompletableFuture<NodeReply>> settledPerNode) {
+    int lead = leadNode.home(lockKey);
+    CompletableFuture<NodeReply> acquired = settledPerNode.get(lead);
+    return acquired.isDone() && !acquired.isCompletedExceptionally() && acquired.join().isGranted()
+        ? lead
+        : -1;
+  }
+
+  /**
+   * When the lead node, which alone announces a release, did not delete (so announced nothing),
+   * tells every waiting client through the other nodes ({@link #tellEveryone}) once the release is
+   * decided and the lead's own reply is in (a paused lead: after a node timeout): otherwise they
+   * would sleep until their retry delay beside a free lock.
+   */
+  private void announceForTheLead(
+      String lockKey,
+      String owner,
+      int lead,
+      CompletableFuture<NodeReply> leadRelease,
+      CompletableFuture<?> decided) {
+    CompletableFuture<Void> announced = new CompletableFuture<>();
+    awaitOnClose(announced);
+    leadRelease
+        .thenCombine(decided, (reply, released) -> reply.isGranted())
+        .whenComplete(
+            (leadAnnounced, bug) -> {
+              if (bug != null || leadAnnounced) {
+                announced.complete(null);
+              } else {
+                tellEveryone(lockKey, owner, lead)
+                    .whenComplete((ignored, failure) -> announced.complete(null));
+              }
+            });
+  }
+
+  /**
+   * Publishes the owner id and a newline on the lock's channel through every node but {@code
+   * except} (-1 for none): every client waiting for the lock acts on the first copy it gets ({@link
+   * ReleaseWaiters}). Completes once every node has answered or timed out; {@link #close()} waits
+   * for it. Never fails.
+   */
+  CompletableFuture<Void> tellEveryone(String lockKey, String owner, int except) {
+    CompletableFuture<Void> told = new CompletableFuture<>();
+    awaitOnClose(told);
+    String channel = ReleaseChannel.of(lockKey);
+    String message = owner + "\n";
+    List<CompletableFuture<NodeReply>> copies =
+        fanOut(
+            all(),
+            node ->
+                node == except
+                    ? CompletableFuture.completedFuture(
+                        NodeReply.of(node, NodeStatus.REFUSED, "not asked"))
+                    : call(
+                        node,
+                        d -> d.announce(node, channel, message),
+                        listeners -> NodeReply.granted(node, 1)));
+    CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new))
+        .whenComplete((ignored, failure) -> told.complete(null));
+    return told;
   }
 
   /** Makes {@link #close()} wait (bounded) for {@code work} to complete. */
@@ -214,12 +301,15 @@ final class Nodes {
    * sentPerNode}) or settled ({@code settledPerNode}, indexed by node), so it can never overtake
    * the SET it must undo, while the other nodes need not wait for a slow one. A reply is GRANTED
    * where a key of ours was deleted. With {@code announce}, each node that deletes publishes the
-   * owner id on the key's {@link ReleaseChannel}.
+   * owner id on the key's {@link ReleaseChannel}; if {@code namingNode} is a node, that node alone
+   * announces, naming the next waiter and telling it {@code token} (release.lua's waiter queue).
    */
   private List<CompletableFuture<NodeReply>> deleteEverywhere(
       String lockKey,
       String owner,
       boolean announce,
+      int namingNode,
+      long token,
       List<CompletableFuture<NodeReply>> settledPerNode,
       IntPredicate sentPerNode,
       boolean refusalsProveAbsence) {
@@ -231,7 +321,20 @@ final class Nodes {
         node ->
             call(
                 node,
-                d -> d.release(node, lockKey, owner, announceOn),
+                d -> {
+                  if (namingNode < 0) {
+                    return d.release(node, lockKey, owner, announceOn);
+                  }
+                  return node == namingNode
+                      ? d.releaseNamingNext(
+                          node,
+                          lockKey,
+                          owner,
+                          ReleaseChannel.of(lockKey),
+                          ReleaseChannel.namedPrefix(lockKey),
+                          token)
+                      : d.release(node, lockKey, owner, null);
+                },
                 deleted ->
                     deleted
                         ? NodeReply.granted(node, 1)

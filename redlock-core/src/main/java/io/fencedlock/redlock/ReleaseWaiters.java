@@ -11,11 +11,34 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The acquires of this client that wait for a held lock, per lock: they hear about its release from
- * the nodes' announcements ({@link ReleaseFeed}, subscribed to a lock's {@link ReleaseChannel}
- * while at least one acquire of this client waits for it) instead of polling. A release is
- * announced by every node that deleted the key; the copies carry the same owner id, and the
- * quorum-th copy wakes one waiter. Notifications only make retries earlier: a lost one costs a
- * retry delay, never safety; the waiters not woken keep their retry timers.
+ * the nodes' announcements ({@link ReleaseFeed}) instead of polling. While at least one acquire of
+ * this client waits for a lock, the client listens on two channels of it ({@link ReleaseChannel}):
+ * the lock's own, and its own channel of the lock, on which the lock's lead node names this client
+ * as the next to try. Announcements only make retries earlier: a lost one costs a retry delay,
+ * never safety; the waiters not woken keep their retry timers. How a release is announced, and what
+ * each message wakes ({@link #onMessage}):
+ *
+ * <ul>
+ *   <li>A fenced lease that took the lock's lead node is announced by that node alone ({@link
+ *       Nodes#releaseLease}). Its release.lua names the first client in the lock's waiter queue
+ *       there that still listens, on that client's own channel, with the released lease's token:
+ *       only that client wakes a waiter, whose attempt then asks every node at once, predicting the
+ *       token after the one it was told. No other client hears of the release, so none of them
+ *       races it. If no queued client listens, the lead tells every client on the lock's channel
+ *       ("owner\n"), as the other nodes do if the lead could not delete.
+ *   <li>Any other release (unfenced, or a lease without the lead) is announced by every node that
+ *       deleted, with the owner id as the message; a client wakes a waiter at the quorum-th copy:
+ *       after only the first its retry could reach nodes that have not deleted yet, fail, and then
+ *       sleep through the rest of the copies until its retry delay.
+ * </ul>
+ *
+ * <p>A client queues on the lead node through its waiters' attempts ({@link WaiterTicket}); it is
+ * taken off the queue when named, when one of its attempts is granted there, or when its time there
+ * is over (soon after its next attempt was due, see {@code WaitingAcquire}). A naming message that
+ * finds none of this client's acquires of the lock waiting any more is passed on to every waiting
+ * client. Each release wakes one waiter of a client, the one that has waited longest: the waiters
+ * of one client share its connections, so the first to try would win on every node anyway, and
+ * waking all of them only adds attempts that must fail.
  *
  * <p>The same line of waiters serves local handoffs, the policy that passes a lock between this
  * client's own leases and waiters: a lease that is released while a waiter of its lock is between
@@ -27,24 +50,47 @@ final class ReleaseWaiters {
   private final Nodes nodes;
   private final ReleaseFeed feed;
 
-  /** Guarded by {@code this}. */
+  /** This client's id in the lead nodes' waiter queues and in its own channels' names. */
+  private final String clientId;
+
+  /** By the lock's channel. Guarded by {@code this}. */
   private final Map<String, Channel> channels = new HashMap<>();
+
+  /** The same channels, by this client's own channel of each lock. Guarded by {@code this}. */
+  private final Map<String, Channel> byOwnChannel = new HashMap<>();
 
   /** Guarded by {@code this}: once set, no successor is claimed. */
   private boolean closing;
 
-  ReleaseWaiters(Nodes nodes, ReleaseFeed feed) {
+  ReleaseWaiters(Nodes nodes, ReleaseFeed feed, String clientId) {
     this.nodes = nodes;
     this.feed = feed;
+    this.clientId = clientId;
     feed.listen(this::onMessage);
   }
 
-  /** One lock's subscription and the acquires waiting on it. Guarded by the outer instance. */
+  /** One lock's subscriptions and the acquires waiting on it. Guarded by the outer instance. */
   private static final class Channel {
+    final String name;
+    final String own;
     final Set<Waiter> waiters = new LinkedHashSet<>();
     final CompletableFuture<Void> subscribed = new CompletableFuture<>();
     String lastReleasedOwner = "";
     int copiesOfLastRelease;
+
+    Channel(String name, String own) {
+      this.name = name;
+      this.own = own;
+    }
+  }
+
+  /**
+   * What an announcement tells the waiter it wakes: whether it named this client, so that no other
+   * client was woken with it, and then the released owner and its lease's token (0 if not told).
+   */
+  record Wake(boolean named, @Nullable String releasedOwner, long token) {
+    /** A release announced to every waiting client, or the subscriptions' confirmation. */
+    static final Wake ANY = new Wake(false, null, 0);
   }
 
   /** A waiting acquire, as a releasing lease of this client sees it. */
@@ -67,30 +113,29 @@ final class ReleaseWaiters {
    * flight is not missed.
    */
   final class Waiter implements AutoCloseable {
-    private final String channel;
-    private final CompletableFuture<Void> subscribed;
+    private final Channel channel;
     private final Successor successor;
-    private volatile CompletableFuture<Void> armed = new CompletableFuture<>();
+    private volatile CompletableFuture<Wake> armed = new CompletableFuture<>();
 
-    private Waiter(String channel, CompletableFuture<Void> subscribed, Successor successor) {
+    private Waiter(Channel channel, Successor successor) {
       this.channel = channel;
-      this.subscribed = subscribed;
       this.successor = successor;
     }
 
-    /** Completes once some node confirmed the subscription; fails if none could. */
+    /** Completes once some node confirmed both subscriptions; fails if none could. */
     CompletableFuture<Void> subscribed() {
-      return subscribed;
+      return channel.subscribed;
     }
 
-    CompletableFuture<Void> arm() {
-      CompletableFuture<Void> next = new CompletableFuture<>();
+    /** Completes with what the next announcement tells this waiter. */
+    CompletableFuture<Wake> arm() {
+      CompletableFuture<Wake> next = new CompletableFuture<>();
       armed = next;
       return next;
     }
 
-    private void released() {
-      armed.complete(null);
+    private void released(Wake wake) {
+      armed.complete(wake);
     }
 
     /** Stops waiting; the last waiter of a lock unsubscribes. Idempotent. */
@@ -100,7 +145,15 @@ final class ReleaseWaiters {
     }
   }
 
-  /** Registers a waiter for {@code lockKey}, subscribing on every node if it is the first. */
+  /** This client's id in the lock's waiter queue on its lead node ({@link WaiterTicket}). */
+  String clientId() {
+    return clientId;
+  }
+
+  /**
+   * Registers a waiter for {@code lockKey}; the first of a lock subscribes to its two channels on
+   * every node.
+   */
   Waiter register(String lockKey, Successor successor) {
     String name = ReleaseChannel.of(lockKey);
     Channel channel;
@@ -110,33 +163,34 @@ final class ReleaseWaiters {
       channel = channels.get(name);
       first = channel == null;
       if (first) {
-        channel = new Channel();
+        channel = new Channel(name, ReleaseChannel.named(lockKey, clientId));
         channels.put(name, channel);
+        byOwnChannel.put(channel.own, channel);
       }
-      waiter = new Waiter(name, channel.subscribed, successor);
+      waiter = new Waiter(channel, successor);
       channel.waiters.add(waiter);
     }
     if (first) {
-      subscribe(name, channel.subscribed);
+      CompletableFuture<Void> subscribed = channel.subscribed;
+      CompletableFuture.allOf(subscribe(channel.name), subscribe(channel.own))
+          .whenComplete(
+              (ok, failure) -> {
+                if (failure == null) {
+                  subscribed.complete(null);
+                } else {
+                  subscribed.completeExceptionally(failure);
+                }
+              });
     }
     return waiter;
   }
 
-  private void subscribe(String name, CompletableFuture<Void> subscribed) {
-    CompletableFuture<Void> confirmed;
+  private CompletableFuture<Void> subscribe(String name) {
     try {
-      confirmed = feed.subscribe(name);
+      return feed.subscribe(name);
     } catch (RuntimeException e) {
-      confirmed = CompletableFuture.failedFuture(e); // e.g. a feed already closed
+      return CompletableFuture.failedFuture(e); // e.g. a feed already closed
     }
-    confirmed.whenComplete(
-        (ok, failure) -> {
-          if (failure == null) {
-            subscribed.complete(null);
-          } else {
-            subscribed.completeExceptionally(failure);
-          }
-        });
   }
 
   /**
@@ -184,46 +238,91 @@ final class ReleaseWaiters {
     closing = true;
   }
 
-  private synchronized void unregister(Waiter waiter) {
-    Channel channel = channels.get(waiter.channel);
-    if (channel == null || !channel.waiters.remove(waiter) || !channel.waiters.isEmpty()) {
-      return;
-    }
-    channels.remove(waiter.channel);
-    try {
-      feed.unsubscribe(waiter.channel);
-    } catch (RuntimeException closed) {
-      // the feed is gone with its connections: nothing is subscribed any more
+  private void unregister(Waiter waiter) {
+    Channel channel = waiter.channel;
+    synchronized (this) {
+      if (!channel.waiters.remove(waiter)
+          || !channel.waiters.isEmpty()
+          || channels.get(channel.name) != channel) {
+        return;
+      }
+      channels.remove(channel.name);
+      byOwnChannel.remove(channel.own);
+      // Unsubscribing under the lock keeps a new first waiter's subscribe after it.
+      try {
+        feed.unsubscribe(channel.name);
+        feed.unsubscribe(channel.own);
+      } catch (RuntimeException closed) {
+        // the feed is gone with its connections: nothing is subscribed any more
+      }
     }
   }
 
   /**
-   * Wakes one waiter per release, the one that has waited longest: the waiters of this client share
-   * its connections, so the first to try would win on every node anyway, and waking all of them
-   * only adds attempts that must fail and queue ahead of the winner's next step.
+   * Wakes at most one waiter per release (see the class comment): on this client's own channel of
+   * the lock ("owner\nclient\ntoken") at once, told it was named and the token; on the lock's
+   * channel, at the first copy of a message for every client ("owner\n") and at the quorum-th copy
+   * of one node's message ("owner").
    */
-  private void onMessage(String name, @Nullable String owner) {
-    String releasedOwner = owner == null ? "" : owner;
-    Waiter next;
+  private void onMessage(String name, @Nullable String message) {
+    String text = message == null ? "" : message;
+    int newline = text.indexOf('\n');
+    String releasedOwner = newline < 0 ? text : text.substring(0, newline);
+    Waiter next = null;
+    Wake wake = Wake.ANY;
+    boolean nobodyToName = false;
     synchronized (this) {
       Channel channel = channels.get(name);
+      boolean named = channel == null;
+      if (named) {
+        channel = byOwnChannel.get(name);
+      }
       if (channel == null || channel.waiters.isEmpty()) {
-        return; // nobody waits
+        nobodyToName = named; // nobody waits
+      } else {
+        if (!channel.lastReleasedOwner.equals(releasedOwner)) {
+          channel.lastReleasedOwner = releasedOwner;
+          channel.copiesOfLastRelease = 0;
+        }
+        int copies = ++channel.copiesOfLastRelease;
+        if (copies == (newline < 0 ? nodes.quorum() : 1)) {
+          wake = named ? new Wake(true, releasedOwner, tokenIn(text)) : Wake.ANY;
+          next = channel.waiters.iterator().next();
+          channel.waiters.remove(next);
+          channel.waiters.add(next); // to the back of the line
+        }
       }
-      if (!channel.lastReleasedOwner.equals(releasedOwner)) {
-        channel.lastReleasedOwner = releasedOwner;
-        channel.copiesOfLastRelease = 0;
-      }
-      // Each node that deleted the key announces it. Wake a waiter once a quorum has: after
-      // only the first copy its retry could reach nodes that have not deleted yet, fail, and
-      // then sleep through the rest of the copies until its retry delay.
-      if (++channel.copiesOfLastRelease != nodes.quorum()) {
-        return;
-      }
-      next = channel.waiters.iterator().next();
-      channel.waiters.remove(next);
-      channel.waiters.add(next); // to the back of the line
     }
-    next.released();
+    if (next != null) {
+      next.released(wake);
+    } else if (nobodyToName) {
+      passOn(name, releasedOwner); // outside the lock: it sends
+    }
+  }
+
+  /**
+   * Tells every waiting client of a release the lead node named this client for, when this client
+   * no longer waits for that lock (its last acquire ended after its subscriptions' last
+   * confirmation on the lead): the lead took it off the queue and told nobody else, who would
+   * otherwise sleep until their retry delay.
+   */
+  private void passOn(String ownChannel, String releasedOwner) {
+    String suffix = ":" + clientId;
+    if (ownChannel.startsWith(ReleaseChannel.NAMED_PREFIX) && ownChannel.endsWith(suffix)) {
+      String lockKey =
+          ownChannel.substring(
+              ReleaseChannel.NAMED_PREFIX.length(), ownChannel.length() - suffix.length());
+      nodes.tellEveryone(lockKey, releasedOwner, -1);
+    }
+  }
+
+  /** The token of a naming message "owner\nclient\ntoken", or 0 if it has none. */
+  private static long tokenIn(String text) {
+    int last = text.lastIndexOf('\n');
+    try {
+      return Math.max(0, Long.parseLong(text.substring(last + 1)));
+    } catch (NumberFormatException notAToken) {
+      return 0; // a hint only: without it the attempt learns the counter itself
+    }
   }
 }

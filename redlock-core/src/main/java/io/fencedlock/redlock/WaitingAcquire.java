@@ -4,6 +4,7 @@ import io.fencedlock.redlock.spi.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
@@ -20,24 +21,30 @@ import org.jspecify.annotations.Nullable;
  * Handoff}). An attempt that lost to a split vote ({@link SplitVote}) retries after a short random
  * backoff instead of the retry delay.
  *
- * <p>A retry started by a release announcement (or the confirmed subscription) after a failure that
- * was not a split vote is contended: it asks the lock's {@link LeadNode} first ({@link
- * AcquireAttempt}), so that the waiters of other processes woken by the same release do not split
- * the nodes with it. A retry started by the retry timer, or after a split vote, asks every node at
- * once, as a first attempt does: a stale key on the lead node (an undo that never arrived) must not
- * keep a waiter from a quorum of free nodes, and a split leaves keys of rivals on the lead node for
- * a moment. When the lead node refused for the very owner whose release was announced (its delete
- * had not arrived there yet), the waiter asks it again at once, at most {@value #MAX_LEAD_RETRIES}
- * times in a row. When it refused, after an announced release, for the same other owner it had
- * refused for before that release, that owner's key outlived a release of the lock: it is stale (a
- * failed attempt's undo that never arrived, a crashed client), not the new holder's, so the waiter
- * asks every node at once, without waiting, instead of sleeping the retry delay beside a free
- * quorum; once per announcement, so a stale key never makes it spin. A waiter refused for another
- * process's waiter that just won the lead named someone else before, and waits as before. The first
- * attempt is contended too when this client met a rival on the lock less than {@link
- * #RIVAL_MEMORY_NANOS} ago. Thread-safe: attempts run one at a time, started from timer, I/O or
- * caller threads; each wait between two attempts is ended exactly once, by whichever of timer,
- * notification or claim gets there first.
+ * <p>Once subscribed, a fenced acquire's attempts queue its client on the lock's lead node when
+ * refused there ({@link WaiterTicket}), and a release the lead node announces names the first
+ * client in that queue ({@link ReleaseWaiters}). The retry that naming starts asks every node at
+ * once, since no other client was woken; it predicts the token after the released one, and deletes
+ * the released owner's key first wherever that delete has not arrived yet (as a local handoff's
+ * attempt does), so that it does not fail on nodes that take it before the release. A retry started
+ * by any other release announcement (or the confirmed subscription) after a failure that was not a
+ * split vote is contended: it asks the lock's {@link LeadNode} first ({@link AcquireAttempt}), so
+ * that the waiters of other processes woken by the same release do not split the nodes with it. A
+ * retry started by the retry timer, or after a split vote, asks every node at once, as a first
+ * attempt does: a stale key on the lead node (an undo that never arrived) must not keep a waiter
+ * from a quorum of free nodes, and a split leaves keys of rivals on the lead node for a moment.
+ * When the lead node refused for the very owner whose release was announced (its delete had not
+ * arrived there yet), the waiter asks it again at once, at most {@value #MAX_LEAD_RETRIES} times in
+ * a row. When it refused, after an announced release, for the same other owner it had refused for
+ * before that release, that owner's key outlived a release of the lock: it is stale (a failed
+ * attempt's undo that never arrived, a crashed client), not the new holder's, so the waiter asks
+ * every node at once, without waiting, instead of sleeping the retry delay beside a free quorum;
+ * once per announcement, so a stale key never makes it spin. A waiter refused for another process's
+ * waiter that just won the lead named someone else before, and waits as before. The first attempt
+ * is contended too when this client met a rival on the lock less than {@link #RIVAL_MEMORY_NANOS}
+ * ago. Thread-safe: attempts run one at a time, started from timer, I/O or caller threads; each
+ * wait between two attempts is ended exactly once, by whichever of timer, notification or claim
+ * gets there first.
  */
 final class WaitingAcquire implements ReleaseWaiters.Successor {
   private static final int MAX_SPLIT_DOUBLINGS = 8;
@@ -63,9 +70,10 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
   private final String resource;
   private final Duration ttl;
   private final long giveUpAt;
+
   private final CompletableFuture<Lease> result = new CompletableFuture<>();
   private volatile ReleaseWaiters.@Nullable Waiter waiter;
-  private volatile CompletableFuture<Void> armed = new CompletableFuture<>();
+  private volatile CompletableFuture<ReleaseWaiters.Wake> armed = new CompletableFuture<>();
 
   /** The current wait between attempts: set once it has ended; null before the first wait. */
   private volatile @Nullable AtomicBoolean waitEnded;
@@ -84,6 +92,9 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
 
   /** Whether the attempt in flight was started by a release announcement. */
   private volatile boolean startedByRelease;
+
+  /** The owner whose release named this client, for the attempt that naming starts; else null. */
+  private volatile @Nullable String afterRelease;
 
   /**
    * Split votes lost in a row; each doubles the backoff window, up to {@link #MAX_SPLIT_DOUBLINGS}.
@@ -160,9 +171,15 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
 
   private void run(@Nullable Handoff handoff) {
     attempts++;
+    String after = afterRelease;
+    afterRelease = null;
     ReleaseWaiters.Waiter w = waiter;
+    WaiterTicket ticket = null;
     if (w != null) {
       armed = w.arm();
+      // Queued only once registered, so that a naming announcement finds a waiter here (a lead
+      // that does not have the subscriptions yet counts no listener and passes the client over).
+      ticket = new WaiterTicket(waiters.clientId(), queuedMillis());
     }
     AcquireAttempt.run(
         ctx,
@@ -170,6 +187,8 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
         ttl,
         handoff,
         contended,
+        ticket,
+        handoff == null ? after : null,
         (outcome, bug) -> {
           if (bug != null) {
             result.completeExceptionally(bug);
@@ -213,7 +232,7 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
       result.completeExceptionally(failure.apply(attempts, failed));
       return;
     }
-    CompletableFuture<Void> trigger;
+    CompletableFuture<ReleaseWaiters.Wake> trigger;
     boolean announcement; // whether the trigger is a release, not the subscription's confirmation
     if (waiter == null) {
       ReleaseWaiters.Waiter w = waiters.register(ctx.keys().lockKey(resource), this);
@@ -223,7 +242,7 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
       if (result.isDone()) {
         return;
       }
-      trigger = w.subscribed();
+      trigger = w.subscribed().thenApply(subscribed -> ReleaseWaiters.Wake.ANY);
       announcement = false;
     } else {
       trigger = armed;
@@ -236,7 +255,7 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     Scheduler.Task scheduled;
     try {
       boolean onTimer = contendedOnTimer;
-      scheduled = timer.schedule(() -> fire(fired, onTimer, false), delay);
+      scheduled = timer.schedule(() -> fire(fired, onTimer, false, null), delay);
       retryTimer = scheduled;
     } catch (RejectedExecutionException e) {
       // The Redlock was closed after the check above: give up like a closed Redlock does.
@@ -246,17 +265,45 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
       return;
     }
     // A failed subscription only means there will be no early wake-up; the timer still fires.
-    trigger.thenRun(
-        () -> {
+    trigger.thenAccept(
+        wake -> {
           scheduled.cancel();
-          fire(fired, contendedOnRelease, announcement);
+          if (wake.named()) {
+            // Named by the lead node: no other client was woken, so ask every node at once,
+            // past the token just released (a hint; a wrong one costs phase 2, never safety).
+            ctx.hints().observe(resource, wake.token());
+          }
+          fire(
+              fired,
+              contendedOnRelease && !wake.named(),
+              announcement,
+              wake.named() ? wake.releasedOwner() : null);
         });
   }
 
-  private void fire(AtomicBoolean fired, boolean contendedAttempt, boolean byRelease) {
+  /**
+   * How long the lead node keeps this client queued after a refusal: until this acquire gives up,
+   * but no longer than its next attempt is due, and then some (twice the longest retry delay, plus
+   * a node timeout), since every refused attempt queues it again. So a client that crashed, or
+   * whose acquire was cancelled, leaves the queue soon even with a long wait.
+   */
+  private long queuedMillis() {
+    long left = giveUpAt - ctx.ticker().read();
+    long untilRequeued =
+        2 * (ctx.config().retryDelay().toNanos() + ctx.config().retryJitter().toNanos())
+            + ctx.config().nodeTimeout().toNanos();
+    return Math.max(1, TimeUnit.NANOSECONDS.toMillis(Math.min(left, untilRequeued)));
+  }
+
+  private void fire(
+      AtomicBoolean fired,
+      boolean contendedAttempt,
+      boolean byRelease,
+      @Nullable String releasedOwner) {
     if (fired.compareAndSet(false, true)) {
       contended = contendedAttempt;
       startedByRelease = byRelease;
+      afterRelease = releasedOwner;
       attempt();
     }
   }

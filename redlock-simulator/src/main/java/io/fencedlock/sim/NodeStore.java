@@ -1,9 +1,12 @@
 package io.fencedlock.sim;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -19,18 +22,27 @@ public final class NodeStore {
   /** No expiry (Redis: PTTL -1). */
   public static final long PERSISTENT = Long.MAX_VALUE;
 
-  /** A stored value and its expiry in node milliseconds ({@link #PERSISTENT} for none). */
+  /**
+   * A stored value and its expiry in node milliseconds ({@link #PERSISTENT} for none). A sorted set
+   * (a waiter queue) has a null value and its members in {@code scores}.
+   */
   public static final class Entry {
-    String value;
+    @Nullable String value;
     long expiresAtMillis;
+    @Nullable Map<String, Long> scores;
 
-    Entry(String value, long expiresAtMillis) {
+    Entry(@Nullable String value, long expiresAtMillis) {
       this.value = value;
       this.expiresAtMillis = expiresAtMillis;
     }
 
-    public String value() {
+    public @Nullable String value() {
       return value;
+    }
+
+    /** A sorted set's members and scores, or null for a string. */
+    public @Nullable Map<String, Long> scores() {
+      return scores;
     }
 
     public long expiresAtMillis() {
@@ -107,6 +119,92 @@ public final class NodeStore {
     }
     e.expiresAtMillis = nowMillis() + ttlMillis;
     return true;
+  }
+
+  /** ZADD key score member (adds, or moves the member's score); creates the key persistent. */
+  public void zadd(String key, long score, String member) {
+    Entry e = live(key);
+    if (e == null) {
+      e = new Entry(null, PERSISTENT);
+      e.scores = new HashMap<>();
+      keys.put(key, e);
+    }
+    zset(key, e).put(member, score);
+  }
+
+  /** ZREM key member; like Redis, the key goes when its last member does. */
+  public void zrem(String key, String member) {
+    Entry e = live(key);
+    if (e != null) {
+      zset(key, e).remove(member);
+      dropIfEmpty(key, e);
+    }
+  }
+
+  /** ZREMRANGEBYSCORE key -inf max. */
+  public void zremUpTo(String key, long maxScore) {
+    Entry e = live(key);
+    if (e != null) {
+      zset(key, e).values().removeIf(score -> score <= maxScore);
+      dropIfEmpty(key, e);
+    }
+  }
+
+  /**
+   * ZPOPMIN key: the member with the lowest score (ties: the lexicographically lowest, as Redis
+   * orders equal scores by member bytes; ids here are ASCII), or null when the key is absent.
+   */
+  public @Nullable String zpopmin(String key) {
+    Entry e = live(key);
+    if (e == null) {
+      return null;
+    }
+    Map<String, Long> scores = zset(key, e);
+    String first = null;
+    for (Map.Entry<String, Long> m : scores.entrySet()) {
+      if (first == null || ORDER.compare(m, Map.entry(first, scores.get(first))) < 0) {
+        first = m.getKey();
+      }
+    }
+    if (first != null) {
+      scores.remove(first);
+    }
+    dropIfEmpty(key, e);
+    return first;
+  }
+
+  /**
+   * ZRANGE key 0 -1 WITHSCORES, as member to score in Redis's order (empty when absent or a
+   * string).
+   */
+  public Map<String, Long> zrange(String key) {
+    Entry e = live(key);
+    Map<String, Long> ordered = new LinkedHashMap<>();
+    if (e != null && e.scores != null) {
+      TreeSet<Map.Entry<String, Long>> sorted = new TreeSet<>(ORDER);
+      sorted.addAll(zset(key, e).entrySet());
+      for (Map.Entry<String, Long> m : sorted) {
+        ordered.put(m.getKey(), m.getValue());
+      }
+    }
+    return ordered;
+  }
+
+  private static final Comparator<Map.Entry<String, Long>> ORDER =
+      Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey());
+
+  private static Map<String, Long> zset(String key, Entry e) {
+    if (e.scores == null) {
+      // Redis would answer WRONGTYPE; no script mixes the two kinds on one key
+      throw new IllegalStateException("not a sorted set: " + key);
+    }
+    return e.scores;
+  }
+
+  private void dropIfEmpty(String key, Entry e) {
+    if (e.scores != null && e.scores.isEmpty()) {
+      keys.remove(key);
+    }
   }
 
   /** FLUSHALL: a restart without data. */

@@ -7,6 +7,7 @@ import io.fencedlock.redlock.spi.NodeKeys;
 import io.fencedlock.redlock.spi.NodeMarks;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +22,9 @@ import org.jspecify.annotations.Nullable;
 public final class ScriptModel {
   /** What the stale-first-seen bug names every empty incarnation. */
   static final String STALE_NAME = "the-one-empty-incarnation";
+
+  /** How many queued waiters release.lua tries to name before it tells everyone instead. */
+  static final int MAX_NAMING_TRIES = 8;
 
   private final NodeStore store;
   private final KeyObserver observer;
@@ -51,8 +55,11 @@ public final class ScriptModel {
           r.owner(),
           r.ttlMillis(),
           r.predictedToken(),
-          r.predecessorOwner());
+          r.predecessorOwner(),
+          r.waiter(),
+          Math.max(1, r.waitMillis()));
     }
+    // unfenced requests ignore the waiter: NodeScriptCall only sends one with acquire.lua
     if (r.predecessorOwner() != null) {
       return handoff(r.lockKey(), r.owner(), r.ttlMillis(), r.predecessorOwner());
     }
@@ -68,8 +75,10 @@ public final class ScriptModel {
       String owner,
       long ttl,
       long predicted,
-      @Nullable String predecessor) {
-    if (predecessor != null) {
+      @Nullable String predecessor,
+      @Nullable String waiter,
+      long waitMillis) {
+    if (predecessor != null && !predecessor.isEmpty()) {
       deleteIfHeldBy(lockKey, predecessor);
     }
     String epoch = store.get(NodeKeys.MARKER);
@@ -81,8 +90,14 @@ public final class ScriptModel {
     if (!setLock(lockKey, owner, ttl)) {
       String holder = store.get(lockKey);
       if (!owner.equals(holder)) {
+        if (waiter != null) {
+          wait(NodeKeys.waiters(lockKey), waiter, waitMillis);
+        }
         return new LockReply.Refused(store.pttl(lockKey), Long.parseLong(fence), holder);
       }
+    }
+    if (waiter != null) {
+      store.zrem(NodeKeys.waiters(lockKey), waiter);
     }
     if (naiveToken) {
       long old = Long.parseLong(fence);
@@ -137,9 +152,55 @@ public final class ScriptModel {
     return true;
   }
 
-  /** release.lua; the caller publishes when it returns true and a channel was given. */
+  /**
+   * release.lua without the waiter queue (announced or not: the model of the node does not see
+   * PUBLISH); the lead node's form is {@link #releaseNamingNext}. Whether it deleted.
+   */
   public boolean release(String lockKey, String owner) {
     return deleteIfHeldBy(lockKey, owner);
+  }
+
+  /**
+   * release.lua on the lead node, with the waiter queue: null when nothing was deleted (nothing is
+   * announced); otherwise the waiter to name, or "" for none. Waiters whose wait is over are
+   * dropped, then waiters are taken off the front until one is {@code listening}, at most {@value
+   * #MAX_NAMING_TRIES}.
+   */
+  public @Nullable String releaseNamingNext(
+      String lockKey, String owner, Predicate<String> listening) {
+    if (!deleteIfHeldBy(lockKey, owner)) {
+      return null;
+    }
+    String queue = NodeKeys.waiters(lockKey);
+    if (!store.exists(queue)) {
+      return "";
+    }
+    store.zremUpTo(queue, store.nowMillis());
+    for (int i = 0; i < MAX_NAMING_TRIES; i++) {
+      String first = store.zpopmin(queue);
+      if (first == null) {
+        break;
+      }
+      if (listening.test(first)) {
+        return first;
+      }
+    }
+    return "";
+  }
+
+  /**
+   * acquire.lua's refusal with a waiter: ZADD unless queued until later, then PEXPIRE if it would
+   * expire first.
+   */
+  private void wait(String queue, String waiter, long waitMillis) {
+    long deadline = store.nowMillis() + waitMillis;
+    Long queued = store.zrange(queue).get(waiter);
+    if (queued == null || queued < deadline) {
+      store.zadd(queue, deadline, waiter);
+    }
+    if (store.pttl(queue) < waitMillis) {
+      store.pexpire(queue, waitMillis);
+    }
   }
 
   /** MGET marker high-water. */

@@ -34,6 +34,8 @@ final class SimDriver implements NodeDriver {
     EXTEND("extend"),
     RELEASE("release"),
     RELEASE_ANNOUNCED("release+pub"),
+    RELEASE_NAMING("release+name"),
+    ANNOUNCE("announce"),
     READ_MARKS("read-marks"),
     HAS_MARKER("has-marker"),
     NAME_EMPTY("name-empty"),
@@ -133,6 +135,49 @@ final class SimDriver implements NodeDriver {
             world.publish(n, announceOn, owner);
           }
           return deleted;
+        });
+  }
+
+  @Override
+  public CompletableFuture<Boolean> releaseNamingNext(
+      int node, String lockKey, String owner, String announceOn, String namedPrefix, long token) {
+    world.audit.releaseSent(node, owner);
+    return call(
+        node,
+        world.nodeTimeoutNanos,
+        Script.RELEASE_NAMING,
+        owner,
+        n -> {
+          // the same messages release.lua publishes: to the first queued waiter still listening
+          // on its own channel, or else to everyone
+          String named =
+              n.scripts()
+                  .releaseNamingNext(
+                      lockKey, owner, waiter -> world.listeners(n, namedPrefix + waiter) > 0);
+          if (named == null) {
+            return false;
+          }
+          if (named.isEmpty()) {
+            world.publish(n, announceOn, owner + "\n");
+          } else {
+            world.stats.waitersNamed++;
+            world.publish(n, namedPrefix + named, owner + "\n" + named + "\n" + token);
+          }
+          return true;
+        });
+  }
+
+  @Override
+  public CompletableFuture<Long> announce(int node, String channel, String message) {
+    return call(
+        node,
+        world.nodeTimeoutNanos,
+        Script.ANNOUNCE,
+        null,
+        n -> {
+          long listeners = world.listeners(n, channel);
+          world.publish(n, channel, message);
+          return listeners;
         });
   }
 

@@ -84,13 +84,15 @@ final class SimReleaseFeed implements ReleaseFeed {
   }
 
   /** A message arrived from {@code node}. */
-  void deliver(int node, String channel, String owner) {
+  void deliver(int node, String channel, String message) {
     if (driver.isClosed()) {
       return; // Lettuce delivers nothing after closing
     }
     world.stats.announcements++;
-    world.trace.add(world.loop.now(), "announced", client, node, Long.MIN_VALUE, owner);
-    listener.accept(channel, owner);
+    // a naming message has three lines ("owner\nclient\ntoken"): one trace line each event
+    world.trace.add(
+        world.loop.now(), "announced", client, node, Long.MIN_VALUE, message.replace('\n', ' '));
+    listener.accept(channel, message);
   }
 
   void resubscribe(SimNode node) {

@@ -31,6 +31,10 @@ final class Stats {
   long extends_;
   long releases;
   long announcements;
+
+  /** Releases on a lock's lead node that named a waiting client (release.lua's naming form). */
+  long waitersNamed;
+
   long readmissions;
   long checks;
 
@@ -58,6 +62,7 @@ final class Stats {
     extends_ += o.extends_;
     releases += o.releases;
     announcements += o.announcements;
+    waitersNamed += o.waitersNamed;
     readmissions += o.readmissions;
     checks += o.checks;
   }
@@ -91,6 +96,7 @@ final class Stats {
     m.put("releases", releases);
     m.put("node requests", requests);
     m.put("release announcements delivered", announcements);
+    m.put("waiters named by a lead node", waitersNamed);
     m.put("nodes re-admitted", readmissions);
     return m;
   }

@@ -42,8 +42,20 @@ final class World {
     feeds.add(feed);
   }
 
+  /** How many clients are subscribed to {@code channel} on {@code node} (PUBLISH's reply). */
+  long listeners(SimNode node, String channel) {
+    boolean[] subscribed = node.subscribersOf(channel);
+    long count = 0;
+    if (subscribed != null) {
+      for (boolean on : subscribed) {
+        count += on ? 1 : 0;
+      }
+    }
+    return count;
+  }
+
   /** PUBLISH on {@code node}: every subscribed client gets the message over its pub/sub link. */
-  void publish(SimNode node, String channel, String owner) {
+  void publish(SimNode node, String channel, String message) {
     boolean[] subscribed = node.subscribersOf(channel);
     if (subscribed == null) {
       return;
@@ -52,7 +64,10 @@ final class World {
       if (subscribed[client]) {
         SimReleaseFeed feed = feeds.get(client);
         network.reply(
-            Network.PUBSUB, client, node.index(), () -> feed.deliver(node.index(), channel, owner));
+            Network.PUBSUB,
+            client,
+            node.index(),
+            () -> feed.deliver(node.index(), channel, message));
       }
     }
   }

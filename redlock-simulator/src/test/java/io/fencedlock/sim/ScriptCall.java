@@ -3,12 +3,13 @@ package io.fencedlock.sim;
 import io.fencedlock.redlock.spi.LockRequest;
 import io.fencedlock.redlock.spi.NodeDriver;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call of the node protocol, made the same way on a real node (through the Lettuce driver, so
- * through the real scripts) and on the model; or one of the two things done to both sides alike, a
- * wipe and a time advance. Records, so jqwik shrinks and prints them.
+ * One call of the node protocol, made the same way on a real node (through the default (RESP)
+ * driver, so through the real scripts) and on the model; or one of the two things done to both
+ * sides alike, a wipe and a time advance. Records, so jqwik shrinks and prints them.
  */
 sealed interface ScriptCall {
 
@@ -17,7 +18,7 @@ sealed interface ScriptCall {
     return null;
   }
 
-  /** The call on the model, or null for wipes and advances. */
+  /** The call on the model, or null for wipes, advances and releases (the runner plays those). */
   default @Nullable Object onModel(ScriptModel model) {
     return null;
   }
@@ -32,11 +33,20 @@ sealed interface ScriptCall {
       String owner,
       long ttl,
       long predicted,
-      @Nullable String predecessor)
+      @Nullable String predecessor,
+      @Nullable String waiter,
+      long waitMillis)
       implements ScriptCall {
     LockRequest request() {
       return new LockRequest(
-          key, fenced ? fenceKey(key) : null, owner, ttl, fenced ? predicted : 0, predecessor);
+          key,
+          fenced ? fenceKey(key) : null,
+          owner,
+          ttl,
+          fenced ? predicted : 0,
+          predecessor,
+          waiter,
+          waitMillis);
     }
 
     public CompletableFuture<?> onRedis(NodeDriver d) {
@@ -68,14 +78,63 @@ sealed interface ScriptCall {
     }
   }
 
-  /** release.lua; the announcement itself is not compared (pub/sub delivery is asynchronous). */
-  record Release(String key, String owner, boolean announce) implements ScriptCall {
-    public CompletableFuture<?> onRedis(NodeDriver d) {
-      return d.release(0, key, owner, announce ? "fencedlock:released:" + key : null);
+  /** The three forms of release.lua. */
+  enum ReleaseForm {
+    /** Delete only. */
+    PLAIN,
+    /** Every node that deletes publishes the owner id on the lock's channel. */
+    CHANNEL,
+    /** The lead node's form: names the first queued waiter still listening, else tells everyone. */
+    NAMING
+  }
+
+  /** A message a node publishes: on which channel, and what. */
+  record Published(String channel, String message) {}
+
+  /** A release's reply (whether it deleted) and the message published with it, if any. */
+  record Released(boolean deleted, @Nullable Published message) {}
+
+  /**
+   * release.lua in one of its three forms. The runner plays it ({@link #onModel(ScriptModel,
+   * Predicate)}): besides the reply, the message the node should publish is compared, and what the
+   * naming form takes off the waiter queue shows in the state compared after it.
+   */
+  record Release(String key, String owner, ReleaseForm form, long token) implements ScriptCall {
+    static String channel(String key) {
+      return "fencedlock:released:" + key;
     }
 
-    public Object onModel(ScriptModel m) {
-      return m.release(key, owner);
+    static String namedPrefix(String key) {
+      return "fencedlock:next:" + key + ":";
+    }
+
+    public CompletableFuture<?> onRedis(NodeDriver d) {
+      return switch (form) {
+        case PLAIN -> d.release(0, key, owner, null);
+        case CHANNEL -> d.release(0, key, owner, channel(key));
+        case NAMING -> d.releaseNamingNext(0, key, owner, channel(key), namedPrefix(key), token);
+      };
+    }
+
+    /**
+     * The model's reply (whether it deleted), and the message the node publishes with it (null for
+     * none), given which waiters are {@code listening} on their own channels of the lock.
+     */
+    Released onModel(ScriptModel m, Predicate<String> listening) {
+      if (form != ReleaseForm.NAMING) {
+        boolean deleted = m.release(key, owner);
+        boolean announced = deleted && form == ReleaseForm.CHANNEL;
+        return new Released(deleted, announced ? new Published(channel(key), owner) : null);
+      }
+      String named = m.releaseNamingNext(key, owner, listening);
+      if (named == null) {
+        return new Released(false, null);
+      }
+      return new Released(
+          true,
+          named.isEmpty()
+              ? new Published(channel(key), owner + "\n")
+              : new Published(namedPrefix(key) + named, owner + "\n" + named + "\n" + token));
     }
   }
 

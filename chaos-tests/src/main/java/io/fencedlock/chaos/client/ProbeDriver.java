@@ -170,6 +170,19 @@ final class ProbeDriver implements NodeDriver {
   }
 
   @Override
+  public CompletableFuture<Boolean> releaseNamingNext(
+      int node, String lockKey, String owner, String announceOn, String namedPrefix, long token) {
+    points.at(Point.IN_RELEASE);
+    return watch(
+        node, real.releaseNamingNext(node, lockKey, owner, announceOn, namedPrefix, token));
+  }
+
+  @Override
+  public CompletableFuture<Long> announce(int node, String channel, String message) {
+    return watch(node, real.announce(node, channel, message));
+  }
+
+  @Override
   public CompletableFuture<MultiLockReply> lockAll(
       int node, List<String> lockKeys, List<String> fenceKeys, String owner, long ttlMillis) {
     CompletableFuture<MultiLockReply> call =

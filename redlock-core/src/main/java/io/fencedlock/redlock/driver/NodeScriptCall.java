@@ -26,8 +26,28 @@ public record NodeScriptCall(LuaScript script, String[] keys, String[] args) {
    */
   public static NodeScriptCall acquire(
       LockRequest request, String ttlMillis, String predictedToken, String markerCheck) {
-    String[] keys = {request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER};
     String predecessor = request.predecessorOwner();
+    String waiter = request.waiter();
+    if (waiter != null) {
+      String[] keys = {
+        request.lockKey(),
+        request.fenceKey(),
+        NodeKeys.MARKER,
+        NodeKeys.HIGH_WATER,
+        NodeKeys.waiters(request.lockKey())
+      };
+      String[] args = {
+        request.owner(),
+        ttlMillis,
+        markerCheck,
+        predictedToken,
+        predecessor == null ? "" : predecessor,
+        waiter,
+        Long.toString(Math.max(1, request.waitMillis()))
+      };
+      return new NodeScriptCall(LuaScript.ACQUIRE, keys, args);
+    }
+    String[] keys = {request.lockKey(), request.fenceKey(), NodeKeys.MARKER, NodeKeys.HIGH_WATER};
     String[] args =
         predecessor == null
             ? new String[] {request.owner(), ttlMillis, markerCheck, predictedToken}
@@ -57,12 +77,28 @@ public record NodeScriptCall(LuaScript script, String[] keys, String[] args) {
         LuaScript.EXTEND, new String[] {lockKey}, new String[] {owner, Long.toString(ttlMillis)});
   }
 
-  /** release.lua, announced on {@code announceOn} unless it is null. */
+  /**
+   * release.lua, announced on {@code announceOn} unless it is null: by every node that deletes,
+   * with the owner id as the message.
+   */
   public static NodeScriptCall release(String lockKey, String owner, @Nullable String announceOn) {
     return new NodeScriptCall(
         LuaScript.RELEASE,
         new String[] {lockKey},
         announceOn == null ? new String[] {owner} : new String[] {owner, announceOn});
+  }
+
+  /**
+   * release.lua on the lead node, announcing for the whole release: names the first waiter of the
+   * lock's waiter queue that still listens on {@code namedPrefix} + its id, telling it {@code
+   * token}, or tells everyone on {@code announceOn} if none does.
+   */
+  public static NodeScriptCall releaseNamingNext(
+      String lockKey, String owner, String announceOn, String namedPrefix, long token) {
+    return new NodeScriptCall(
+        LuaScript.RELEASE,
+        new String[] {lockKey, NodeKeys.waiters(lockKey)},
+        new String[] {owner, announceOn, namedPrefix, Long.toString(token)});
   }
 
   /** acquire-all.lua. */

@@ -190,6 +190,21 @@ public final class LettuceNodeDriver implements NodeDriver {
   }
 
   @Override
+  public CompletableFuture<Boolean> releaseNamingNext(
+      int node, String lockKey, String owner, String announceOn, String namedPrefix, long token) {
+    return script(
+        node,
+        NodeScriptCall.releaseNamingNext(lockKey, owner, announceOn, namedPrefix, token),
+        ScriptOutputType.INTEGER,
+        LettuceNodeDriver::isOne);
+  }
+
+  @Override
+  public CompletableFuture<Long> announce(int node, String channel, String message) {
+    return clients.get(node).publish(channel, message);
+  }
+
+  @Override
   public CompletableFuture<MultiLockReply> lockAll(
       int node, List<String> lockKeys, List<String> fenceKeys, String owner, long ttlMillis) {
     return script(

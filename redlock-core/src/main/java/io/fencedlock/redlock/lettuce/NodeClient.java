@@ -230,6 +230,11 @@ final class NodeClient implements AutoCloseable {
         .thenApply(NodeReplies::runId);
   }
 
+  /** PUBLISH: how many subscribers received {@code message}. */
+  CompletableFuture<Long> publish(String channel, String message) {
+    return timed((redis, result) -> redis.publish(channel, message).whenComplete(into(result)));
+  }
+
   CompletableFuture<List<KeyValue<String, String>>> mget(String... keys) {
     return timed((redis, result) -> redis.mget(keys).whenComplete(into(result)));
   }

@@ -219,6 +219,20 @@ public final class RespNodeDriver implements NodeDriver {
   }
 
   @Override
+  public CompletableFuture<Boolean> releaseNamingNext(
+      int node, String lockKey, String owner, String announceOn, String namedPrefix, long token) {
+    return script(
+        node,
+        NodeScriptCall.releaseNamingNext(lockKey, owner, announceOn, namedPrefix, token),
+        RespNodeDriver::isOne);
+  }
+
+  @Override
+  public CompletableFuture<Long> announce(int node, String channel, String message) {
+    return command(node, nodeTimeoutNanos, reply -> (Long) reply, "PUBLISH", channel, message);
+  }
+
+  @Override
   public CompletableFuture<MultiLockReply> lockAll(
       int node, List<String> lockKeys, List<String> fenceKeys, String owner, long ttlMillis) {
     return script(

@@ -24,6 +24,10 @@ import org.jspecify.annotations.Nullable;
  * @param ttlMillis the key's time to live
  * @param predictedToken the token to write if above the counter (fenced only), or 0 for none
  * @param predecessorOwner the owner id of a lease released in favour of this request, or null
+ * @param waiter the id of the waiting client this request is an attempt of, or null: fenced, on a
+ *     refusal the node puts it in the lock's waiter queue ({@link NodeKeys#waiters}) until {@code
+ *     waitMillis} from now, and on a grant takes it out; unfenced requests ignore it
+ * @param waitMillis with {@code waiter}, for how many milliseconds the node keeps it queued
  */
 public record LockRequest(
     String lockKey,
@@ -31,7 +35,20 @@ public record LockRequest(
     String owner,
     long ttlMillis,
     long predictedToken,
-    @Nullable String predecessorOwner) {
+    @Nullable String predecessorOwner,
+    @Nullable String waiter,
+    long waitMillis) {
+
+  /** A request that does not join a waiter queue. */
+  public LockRequest(
+      String lockKey,
+      @Nullable String fenceKey,
+      String owner,
+      long ttlMillis,
+      long predictedToken,
+      @Nullable String predecessorOwner) {
+    this(lockKey, fenceKey, owner, ttlMillis, predictedToken, predecessorOwner, null, 0);
+  }
 
   /** Whether the request reads and may write the fence counter. */
   public boolean isFenced() {

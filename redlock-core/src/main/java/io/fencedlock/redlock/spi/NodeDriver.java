@@ -73,6 +73,26 @@ public interface NodeDriver extends AutoCloseable {
       int node, String lockKey, String owner, @Nullable String announceOn);
 
   /**
+   * Release on the lock's lead node, announced for the whole release (release.lua with the lock's
+   * waiter queue, see {@link LockRequest#waiter}): deletes the lock if it holds {@code owner}, and
+   * then names the first queued waiter still subscribed to {@code namedPrefix} + its id, publishing
+   * "owner\nwaiter\ntoken" there; if no queued waiter listens, publishes "owner\n" on {@code
+   * announceOn}. Never touches a fence counter.
+   *
+   * @return whether a key of {@code owner} was deleted (if not, nothing was announced)
+   */
+  CompletableFuture<Boolean> releaseNamingNext(
+      int node, String lockKey, String owner, String announceOn, String namedPrefix, long token);
+
+  /**
+   * Publishes {@code message} on {@code channel} (PUBLISH): announces a release that its lead node
+   * could not announce.
+   *
+   * @return how many subscribers of this node received it
+   */
+  CompletableFuture<Long> announce(int node, String channel, String message);
+
+  /**
    * The lock step of a fenced acquire of several resources (acquire-all.lua), all or nothing on
    * this node: every lock key is taken for {@code owner} and every fence counter read, or, if any
    * key is another owner's, nothing is written. Refused on a node without its marker. Drivers that

@@ -21,5 +21,14 @@ public final class NodeKeys {
    */
   public static final String EMPTY = PREFIX + "empty";
 
+  /**
+   * The waiter queue of {@code lockKey}: a sorted set of the ids of clients waiting for it, each
+   * scored by the node time (ms) at which it stops waiting. Among the node's own keys, so that no
+   * lock or fence key can be it; it expires with the longest wait in it.
+   */
+  public static String waiters(String lockKey) {
+    return PREFIX + "waiters:" + lockKey;
+  }
+
   private NodeKeys() {}
 }

@@ -7,13 +7,19 @@
 -- KEYS[2]  fence key F        (decimal integer, no TTL; shares L's cluster slot)
 -- KEYS[3]  node marker        (decimal epoch; present iff this node's memory is intact)
 -- KEYS[4]  node high-water mark (the largest token ever written on this node)
+-- KEYS[5]  optional (with ARGV[6]): the lock's waiter queue, a sorted set of client ids scored
+--          by the node-time (ms) at which each stops waiting
 -- ARGV[1]  owner id           (128 random bits, hex)
 -- ARGV[2]  ttl in ms
 -- ARGV[3]  "1" to refuse when the marker is missing, "0" to skip that check (unsafe; experiments only)
 -- ARGV[4]  a predicted token T (decimal integer below 2^53), or "0" for none
 -- ARGV[5]  optional: the owner id of a lease being released in favour of this request. L is
 --          deleted first, whatever follows, if it holds that id: exactly what release.lua
---          would do (unannounced). Without it, the script never deletes L.
+--          would do (unannounced). Without it (or ""), the script never deletes L.
+-- ARGV[6]  optional: the id of a waiting client. Refused, it joins the waiter queue (or moves
+--          its deadline there, never earlier); granted, it leaves it. release.lua names the first queued
+--          client still listening in its announcement, and only that client retries at once.
+-- ARGV[7]  with ARGV[6]: how many more ms that acquire waits
 --
 -- The counter read below is F, or the marker's epoch when F does not exist yet (the floor for
 -- new counters), or "0". A prediction is written only if it is above that counter, and only
@@ -29,7 +35,7 @@
 --   { 0, pttl, counter, holder } refused: L is held by the owner id holder for pttl more ms
 --                      (integer); the holder tells a client whether rivals split the nodes
 --   {-1, 0, 0 }        this node has no marker: it lost its memory and must not take part
-if ARGV[5] and redis.call('GET', KEYS[1]) == ARGV[5] then
+if ARGV[5] and ARGV[5] ~= '' and redis.call('GET', KEYS[1]) == ARGV[5] then
   redis.call('DEL', KEYS[1])
 end
 -- One MGET for the marker, the counter and the high-water mark, and one MSET for the two
@@ -44,8 +50,24 @@ local fence = marks[2] or epoch or '0'
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local holder = redis.call('GET', KEYS[1])
   if holder ~= ARGV[1] then
+    if ARGV[6] then
+      local t = redis.call('TIME')
+      local wait = tonumber(ARGV[7])
+      local deadline = t[1] * 1000 + math.floor(t[2] / 1000) + wait
+      local queued = redis.call('ZSCORE', KEYS[5], ARGV[6])
+      if not queued or tonumber(queued) < deadline then
+        -- a client's entry lasts for its longest waiting acquire (ZADD GT needs Redis 6.2)
+        redis.call('ZADD', KEYS[5], deadline, ARGV[6])
+      end
+      if redis.call('PTTL', KEYS[5]) < wait then
+        redis.call('PEXPIRE', KEYS[5], wait)
+      end
+    end
     return { 0, redis.call('PTTL', KEYS[1]), fence, holder }
   end
+end
+if ARGV[6] then
+  redis.call('ZREM', KEYS[5], ARGV[6])
 end
 local predicted = tonumber(ARGV[4])
 if predicted <= tonumber(fence) then

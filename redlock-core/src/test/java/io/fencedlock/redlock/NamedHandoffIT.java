@@ -1,0 +1,264 @@
+package io.fencedlock.redlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fencedlock.redlock.spi.NodeKeys;
+import io.fencedlock.testkit.RedisNode;
+import io.fencedlock.testkit.RedisNodes;
+import io.fencedlock.testkit.support.Timing;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Handoffs between separate clients (each its own {@code Redlock}, as separate processes are): a
+ * fenced lease that took the lock's lead node is announced by that node alone, naming the first
+ * client of the lock's waiter queue there that still listens. Retry delays are far longer than the
+ * await bound, so a waiter granted within the bound was woken by an announcement; the tests count
+ * the scripts the nodes ran to tell who tried.
+ */
+final class NamedHandoffIT {
+  private static final Duration TTL = Duration.ofSeconds(30);
+  private static final Duration NEVER_IN_THIS_TEST = Timing.scaled(Duration.ofMinutes(5));
+  private static RedisNodes nodes;
+
+  @BeforeAll
+  static void startNodes() {
+    nodes = RedisNodes.start(5);
+  }
+
+  @AfterAll
+  static void stopNodes() {
+    nodes.close();
+  }
+
+  @BeforeEach
+  void heal() {
+    Cluster.heal(nodes);
+  }
+
+  @Test
+  void release_namesTheFirstQueuedClient_andNoOtherClientTries() throws Exception {
+    String resource = "named:first";
+    LockSteps bSteps = new LockSteps();
+    LockSteps cSteps = new LockSteps();
+    try (Redlock a = client(new LockSteps());
+        Redlock b = client(bSteps);
+        Redlock c = client(cSteps)) {
+      Lease held = a.acquire(resource, TTL, Duration.ZERO);
+      CompletableFuture<Lease> first = queue(b, resource, 1);
+      CompletableFuture<Lease> second = queue(c, resource, 2);
+      long cBefore = cSteps.replies.get();
+      long scripts = Cluster.evalshaCalls(nodes);
+
+      held.release();
+      Lease next = first.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(next.fencingToken())
+          .as("predicted from the naming message")
+          .isEqualTo(held.fencingToken() + 1);
+      // b's step deleted a's key itself wherever a's delete had not arrived yet: granted everywhere
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.holdingValue(nodes, resource, next.ownerId()) == 5);
+      assertThat(queued(resource)).as("the named client left the queue").isEqualTo(1);
+      // a's delete may reach a node after b's step there: wait for all 10, then none more
+      assertThat(scriptsWithin(scripts))
+          .as("a's release on 5 nodes, then b's one step on 5 nodes: no phase 2")
+          .isEqualTo(10);
+      assertThat(cSteps.replies.get()).as("the other client was not told").isEqualTo(cBefore);
+      assertThat(second).isNotDone();
+
+      // and on to the next in line
+      long bBefore = bSteps.replies.get();
+      long before = Cluster.evalshaCalls(nodes);
+      next.release();
+      Lease last = second.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(last.fencingToken()).isEqualTo(next.fencingToken() + 1);
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.holdingValue(nodes, resource, last.ownerId()) == 5);
+      assertThat(scriptsWithin(before))
+          .as("c predicted b's token + 1 from the naming message, though it last saw a's")
+          .isEqualTo(10);
+      assertThat(queued(resource)).isZero();
+      assertThat(bSteps.replies.get()).isEqualTo(bBefore);
+      last.release();
+    }
+  }
+
+  @Test
+  void aQueuedClientThatStoppedListening_isPassedOver() throws Exception {
+    String resource = "named:gone";
+    LockSteps dSteps = new LockSteps();
+    try (Redlock a = client();
+        Redlock b = client();
+        Redlock c = client();
+        Redlock d = client(dSteps)) {
+      Lease held = a.acquire(resource, TTL, Duration.ZERO);
+      CompletableFuture<Lease> gone = queue(b, resource, 1);
+      CompletableFuture<Lease> waiting = queue(c, resource, 2);
+      // d listens on the lock's channel but is not queued: it hears only releases told to all
+      List<String> bAndC = queue(resource);
+      CompletableFuture<Lease> bystander = queue(d, resource, 3);
+      List<String> all = queue(resource);
+      all.removeAll(bAndC);
+      lead(resource).command("ZREM", NodeKeys.waiters(resource), all.get(0));
+      gone.cancel(false); // b's only waiter of the lock: b unsubscribes, and stays queued
+      await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) == 10);
+      await().atMost(Timing.AWAIT).until(() -> listeningOnTheLead(resource) == 2);
+      assertThat(queued(resource)).isEqualTo(2);
+      long dBefore = dSteps.replies.get();
+
+      held.release();
+      Lease lease = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(lease.fencingToken()).isEqualTo(held.fencingToken() + 1);
+      assertThat(queued(resource)).as("both taken off: b passed over, c named").isZero();
+      assertThat(dSteps.replies.get()).as("c was named, not everyone told").isEqualTo(dBefore);
+      assertThat(bystander).isNotDone();
+      lease.release();
+    }
+  }
+
+  @Test
+  void theNamedStep_deletesTheReleasedKeyWhereTheReleaseHasNotArrived() throws Exception {
+    String resource = "named:early";
+    try (Redlock a = client();
+        Redlock b = client()) {
+      Lease held = a.acquire(resource, TTL, Duration.ZERO);
+      CompletableFuture<Lease> waiting = queue(b, resource, 1);
+
+      // a's release as the lead runs it, on the lead alone: a's key stays on the other 4 nodes
+      Object deleted =
+          lead(resource)
+              .command(
+                  "EVAL",
+                  Cluster.luaSource("release.lua"),
+                  "2",
+                  resource,
+                  NodeKeys.waiters(resource),
+                  held.ownerId(),
+                  "fencedlock:released:" + resource,
+                  "fencedlock:next:" + resource + ":",
+                  Long.toString(held.fencingToken()));
+      assertThat(deleted).isEqualTo(1L);
+      Lease next = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(Cluster.holdingValue(nodes, resource, next.ownerId()))
+          .as("b's one step deleted a's key on the 4 nodes a's release never reached")
+          .isEqualTo(5);
+      assertThat(next.fencingToken()).isEqualTo(held.fencingToken() + 1);
+      held.release(); // finds nothing of a's left
+      assertThat(Cluster.holdingValue(nodes, resource, next.ownerId())).isEqualTo(5);
+      next.release();
+    }
+  }
+
+  @Test
+  void nobodyQueuedListens_theLeadTellsEveryWaitingClientAtOnce() throws Exception {
+    String resource = "named:nobody";
+    try (Redlock a = client();
+        Redlock c = client()) {
+      Lease held = a.acquire(resource, TTL, Duration.ZERO);
+      CompletableFuture<Lease> waiting = queue(c, resource, 1);
+      // c listens but is no longer queued; only a client that has gone away is
+      RedisNode lead = lead(resource);
+      lead.command("DEL", NodeKeys.waiters(resource));
+      lead.command("ZADD", NodeKeys.waiters(resource), "1e15", "gone-client");
+
+      held.release();
+      // one message on the lock's channel, from the lead alone: acted on at its first copy
+      Lease lease = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(queued(resource)).isZero();
+      lease.release();
+    }
+  }
+
+  /**
+   * Starts an acquire of {@code resource} by {@code client} and returns once the lead's queue holds
+   * {@code queuedThen} clients, each listening on its own channel there: its first attempt failed,
+   * it subscribed, and its second attempt, refused on the lead, queued it. (A client's attempts
+   * carry its ticket once some node confirmed its subscriptions; a release in the moment before the
+   * lead confirmed too would pass the client over, and it would wait for its retry delay.)
+   */
+  private static CompletableFuture<Lease> queue(Redlock client, String resource, int queuedThen) {
+    CompletableFuture<Lease> waiter =
+        client
+            .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+            .toCompletableFuture();
+    await().atMost(Timing.AWAIT).until(() -> queued(resource) == queuedThen);
+    await().atMost(Timing.AWAIT).until(() -> listeningOnTheLead(resource) == queuedThen);
+    assertThat(waiter).isNotDone();
+    return waiter;
+  }
+
+  /**
+   * The scripts the nodes ran since {@code before}, once at least 10 have (a release's delete may
+   * reach a node after the next holder's step there, as it does not hold the next holder back).
+   */
+  private static long scriptsWithin(long before) {
+    await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(nodes) - before >= 10);
+    return Cluster.evalshaCalls(nodes) - before;
+  }
+
+  /** How many clients listen on their own channels of the lock on its lead node. */
+  private static long listeningOnTheLead(String resource) {
+    String pattern = "fencedlock:next:" + resource + ":*";
+    return ((List<?>) lead(resource).command("PUBSUB", "CHANNELS", pattern)).size();
+  }
+
+  /** The clients queued on the lead node, first first. */
+  @SuppressWarnings("unchecked")
+  private static List<String> queue(String resource) {
+    return new ArrayList<>(
+        (List<String>) lead(resource).command("ZRANGE", NodeKeys.waiters(resource), "0", "-1"));
+  }
+
+  private static long queued(String resource) {
+    return (Long) lead(resource).command("ZCARD", NodeKeys.waiters(resource));
+  }
+
+  private static RedisNode lead(String resource) {
+    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
+    return nodes.node(LeadNode.pick(identities, resource));
+  }
+
+  private static Redlock client() {
+    return client(new LockSteps());
+  }
+
+  private static Redlock client(LockSteps steps) {
+    return Redlock.create(
+        RedlockConfig.builder()
+            .metrics(steps)
+            .nodes(nodes.uris())
+            .nodeTimeout(LockTiming.NODE_TIMEOUT)
+            .connectTimeout(Timing.AWAIT)
+            .retryDelay(NEVER_IN_THIS_TEST)
+            .retryJitter(Duration.ZERO)
+            .maxLocalHandoffs(0)
+            .build());
+  }
+
+  /** Counts a client's lock-step replies: each attempt it makes adds one per node it asked. */
+  private static final class LockSteps implements RedlockMetrics {
+    final AtomicLong replies = new AtomicLong();
+
+    @Override
+    public boolean enabled() {
+      return true;
+    }
+
+    @Override
+    public void nodeReply(NodeStatus status) {
+      replies.incrementAndGet();
+    }
+  }
+}
