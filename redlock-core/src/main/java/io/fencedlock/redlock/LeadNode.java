@@ -40,22 +40,18 @@ final class LeadNode {
     int key = lockKey.hashCode(); // String.hashCode is specified, so every JVM agrees
     int best = -1;
     long bestScore = 0;
-    int fallback = 0;
-    long fallbackScore = Long.MIN_VALUE;
     for (int node = 0; node < identityHashes.length; node++) {
-      long score = mix(((long) key << 32) | (identityHashes[node] & 0xffffffffL));
-      if (score > fallbackScore) {
-        fallback = node;
-        fallbackScore = score;
-      }
       Long failed = failedAt.get(node);
-      boolean avoided = failed != null && now - failed < FAILURE_MEMORY_NANOS;
-      if (!avoided && (best < 0 || score > bestScore)) {
+      if (failed != null && now - failed < FAILURE_MEMORY_NANOS) {
+        continue;
+      }
+      long score = score(key, node);
+      if (best < 0 || score > bestScore) {
         best = node;
         bestScore = score;
       }
     }
-    return best >= 0 ? best : fallback; // every node failed lately: the key's own choice
+    return best >= 0 ? best : home(lockKey); // every node failed lately: the key's own choice
   }
 
   /**
@@ -67,13 +63,18 @@ final class LeadNode {
     int best = 0;
     long bestScore = Long.MIN_VALUE;
     for (int node = 0; node < identityHashes.length; node++) {
-      long score = mix(((long) key << 32) | (identityHashes[node] & 0xffffffffL));
+      long score = score(key, node);
       if (score > bestScore) {
         best = node;
         bestScore = score;
       }
     }
     return best;
+  }
+
+  /** Rendezvous score of {@code node} for a key: every bit of both hashes moves it. */
+  private long score(int keyHash, int node) {
+    return mix(((long) keyHash << 32) | (identityHashes[node] & 0xffffffffL));
   }
 
   /** Records that {@code node} failed a first ask. */

@@ -85,6 +85,16 @@ class LeadNodeTest {
     assertThat(leads.pick("k")).isEqualTo(usual);
   }
 
+  @Test
+  void theQueuesHome_isTheKeysOwnChoice_whateverFailedLately() {
+    LeadNode leads = new LeadNode(LABELS.size(), LABELS::get, new FakeTicker());
+    int usual = leads.pick("k");
+    leads.failed(usual);
+
+    assertThat(leads.pick("k")).isNotEqualTo(usual);
+    assertThat(leads.home("k")).isEqualTo(usual);
+  }
+
   private static List<String> identities(List<String> uris) {
     return uris.stream().map(LeadNode::identity).toList();
   }
