@@ -73,9 +73,11 @@ final class AcquireAttempt {
 
   /**
    * The owner whose released lease this attempt follows, whose key its lock step deletes first on
-   * each node that still holds it (acquire.lua's ARGV[5]): the predecessor of a local handoff, or
-   * the owner whose release named this client on the lead node ({@link ReleaseWaiters}), whose
-   * deletes on the other nodes may not have arrived yet. Null for none.
+   * each node that still holds it (acquire.lua's ARGV[5], handoff.lua unfenced): the predecessor of
+   * a local handoff, or the owner whose announced release started this attempt ({@link
+   * ReleaseWaiters}), whose deletes may not have reached every node yet (a waiter acts on the
+   * quorum-th copy, or on the lead's naming, while the other deletes are on their way). Null for
+   * none.
    */
   private final @Nullable String afterRelease;
 
@@ -121,7 +123,9 @@ final class AcquireAttempt {
     this.handoff = handoff;
     this.afterRelease = handoff != null ? handoff.predecessorOwner() : afterRelease;
     this.waiter = ctx.config().fencing() ? waiter : null;
-    this.scripted = ctx.config().fencing() || handoff != null;
+    // With a released owner to delete first, even an unfenced step is a script (handoff.lua),
+    // whose refusal, like acquire.lua's, proves another owner holds the key.
+    this.scripted = ctx.config().fencing() || this.afterRelease != null;
     this.resource = resource;
     this.ttl = ttl;
     this.lockKey = ctx.keys().lockKey(resource);

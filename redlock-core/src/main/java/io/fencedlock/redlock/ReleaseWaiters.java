@@ -14,9 +14,10 @@ import org.jspecify.annotations.Nullable;
  * the nodes' announcements ({@link ReleaseFeed}) instead of polling. While at least one acquire of
  * this client waits for a lock, the client listens on two channels of it ({@link ReleaseChannel}):
  * the lock's own, and its own channel of the lock, on which the lock's lead node names this client
- * as the next to try. Announcements only make retries earlier: a lost one costs a retry delay,
- * never safety; the waiters not woken keep their retry timers. How a release is announced, and what
- * each message wakes ({@link #onMessage}):
+ * as the next to try. Announcements make retries earlier: a lost one costs a retry delay, never
+ * safety; the waiters not woken keep their retry timers. (A retry one starts deletes the announced
+ * owner's key first, so only the library's release scripts may publish on these channels.) How a
+ * release is announced, and what each message wakes ({@link #onMessage}):
  *
  * <ul>
  *   <li>A fenced lease that took the lock's lead node is announced by that node alone ({@link
@@ -85,11 +86,12 @@ final class ReleaseWaiters {
   }
 
   /**
-   * What an announcement tells the waiter it wakes: whether it named this client, so that no other
-   * client was woken with it, and then the released owner and its lease's token (0 if not told).
+   * What wakes a waiter: whether an announcement named this client, so that no other client was
+   * woken with it; the released owner (null for none); and the released lease's token, if told (0
+   * if not).
    */
   record Wake(boolean named, @Nullable String releasedOwner, long token) {
-    /** A release announced to every waiting client, or the subscriptions' confirmation. */
+    /** The subscriptions' confirmation: no release. */
     static final Wake ANY = new Wake(false, null, 0);
   }
 
@@ -286,7 +288,7 @@ final class ReleaseWaiters {
         }
         int copies = ++channel.copiesOfLastRelease;
         if (copies == (newline < 0 ? nodes.quorum() : 1)) {
-          wake = named ? new Wake(true, releasedOwner, tokenIn(text)) : Wake.ANY;
+          wake = new Wake(named, releasedOwner, named ? tokenIn(text) : 0);
           next = channel.waiters.iterator().next();
           channel.waiters.remove(next);
           channel.waiters.add(next); // to the back of the line

@@ -24,27 +24,29 @@ import org.jspecify.annotations.Nullable;
  * <p>Once subscribed, a fenced acquire's attempts queue its client on the lock's lead node when
  * refused there ({@link WaiterTicket}), and a release the lead node announces names the first
  * client in that queue ({@link ReleaseWaiters}). The retry that naming starts asks every node at
- * once, since no other client was woken; it predicts the token after the released one, and deletes
- * the released owner's key first wherever that delete has not arrived yet (as a local handoff's
- * attempt does), so that it does not fail on nodes that take it before the release. A retry started
- * by any other release announcement (or the confirmed subscription) after a failure that was not a
- * split vote is contended: it asks the lock's {@link LeadNode} first ({@link AcquireAttempt}), so
- * that the waiters of other processes woken by the same release do not split the nodes with it. A
- * retry started by the retry timer, or after a split vote, asks every node at once, as a first
- * attempt does: a stale key on the lead node (an undo that never arrived) must not keep a waiter
- * from a quorum of free nodes, and a split leaves keys of rivals on the lead node for a moment.
- * When the lead node refused for the very owner whose release was announced (its delete had not
- * arrived there yet), the waiter asks it again at once, at most {@value #MAX_LEAD_RETRIES} times in
- * a row. When it refused, after an announced release, for the same other owner it had refused for
- * before that release, that owner's key outlived a release of the lock: it is stale (a failed
- * attempt's undo that never arrived, a crashed client), not the new holder's, so the waiter asks
- * every node at once, without waiting, instead of sleeping the retry delay beside a free quorum;
- * once per announcement, so a stale key never makes it spin. A waiter refused for another process's
- * waiter that just won the lead named someone else before, and waits as before. The first attempt
- * is contended too when this client met a rival on the lock less than {@link #RIVAL_MEMORY_NANOS}
- * ago. Thread-safe: attempts run one at a time, started from timer, I/O or caller threads; each
- * wait between two attempts is ended exactly once, by whichever of timer, notification or claim
- * gets there first.
+ * once, since no other client was woken, and predicts the token after the released one. Every retry
+ * a release announcement starts deletes the released owner's key first wherever that delete has not
+ * arrived yet (as a local handoff's attempt does): a waiter acts on the lead's naming or on the
+ * quorum-th node's announcement, and a node may take its step before the release's (an unfenced
+ * refusal names no holder, so without it the waiter could not tell that case from a rival's win and
+ * would sleep its retry delay). A retry started by any other release announcement (or the confirmed
+ * subscription) after a failure that was not a split vote is contended: it asks the lock's {@link
+ * LeadNode} first ({@link AcquireAttempt}), so that the waiters of other processes woken by the
+ * same release do not split the nodes with it. A retry started by the retry timer, or after a split
+ * vote, asks every node at once, as a first attempt does: a stale key on the lead node (an undo
+ * that never arrived) must not keep a waiter from a quorum of free nodes, and a split leaves keys
+ * of rivals on the lead node for a moment. When the lead node refused for the very owner whose
+ * release was announced (its delete had not arrived there yet), the waiter asks it again at once,
+ * at most {@value #MAX_LEAD_RETRIES} times in a row. When it refused, after an announced release,
+ * for the same other owner it had refused for before that release, that owner's key outlived a
+ * release of the lock: it is stale (a failed attempt's undo that never arrived, a crashed client),
+ * not the new holder's, so the waiter asks every node at once, without waiting, instead of sleeping
+ * the retry delay beside a free quorum; once per announcement, so a stale key never makes it spin.
+ * A waiter refused for another process's waiter that just won the lead named someone else before,
+ * and waits as before. The first attempt is contended too when this client met a rival on the lock
+ * less than {@link #RIVAL_MEMORY_NANOS} ago. Thread-safe: attempts run one at a time, started from
+ * timer, I/O or caller threads; each wait between two attempts is ended exactly once, by whichever
+ * of timer, notification or claim gets there first.
  */
 final class WaitingAcquire implements ReleaseWaiters.Successor {
   private static final int MAX_SPLIT_DOUBLINGS = 8;
@@ -93,7 +95,7 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
   /** Whether the attempt in flight was started by a release announcement. */
   private volatile boolean startedByRelease;
 
-  /** The owner whose release named this client, for the attempt that naming starts; else null. */
+  /** The owner whose announced release starts the next attempt; else null. */
   private volatile @Nullable String afterRelease;
 
   /**
@@ -273,11 +275,7 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
             // past the token just released (a hint; a wrong one costs phase 2, never safety).
             ctx.hints().observe(resource, wake.token());
           }
-          fire(
-              fired,
-              contendedOnRelease && !wake.named(),
-              announcement,
-              wake.named() ? wake.releasedOwner() : null);
+          fire(fired, contendedOnRelease && !wake.named(), announcement, wake.releasedOwner());
         });
   }
 

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A waiter's retry after a release announcement asks the lock's lead node first and the other nodes
@@ -191,17 +193,19 @@ final class ContendedAcquireIT {
               .toCompletableFuture();
       // First attempt everywhere, then the contended retry the subscription starts (lead alone).
       await().atMost(Timing.AWAIT).until(() -> Cluster.evalshaCalls(lead) - leadBefore >= 2);
-      // Past the point where one more retry delay would exceed maxWait, announce the holder's
-      // release without deleting anything: the waiter's contended retries are refused by the lead
-      // (for an announced owner: two immediate retries), and then it gives up with the last one.
+      // Past the point where one more retry delay would exceed maxWait, announce the release of
+      // an owner that holds nothing here, with the lead's key now another owner's: the waiter's
+      // contended retry is refused by the lead for an owner that was neither announced nor the
+      // one it met before (either would have it retry at once), and it gives up with that one.
       long wakeAt = started + retryDelay.dividedBy(2).toNanos();
       while (System.nanoTime() < wakeAt) {
         Thread.sleep(10);
       }
       assertThat(waiter).isNotDone();
       awaitSubscribedEverywhere(resource);
+      lead.command("SET", resource, "another-holder", "XX", "KEEPTTL");
       for (RedisNode node : nodes) {
-        node.command("PUBLISH", "fencedlock:released:" + resource, held.ownerId());
+        node.command("PUBLISH", "fencedlock:released:" + resource, "an-owner-released-elsewhere");
       }
       LockAcquisitionException failure = null;
       try {
@@ -211,8 +215,8 @@ final class ContendedAcquireIT {
       }
       assertThat(failure).isNotNull();
       assertThat(Cluster.evalshaCalls(lead) - leadBefore)
-          .as("scripts on the lead: first attempt, subscription retry, announced retry + 2")
-          .isEqualTo(5);
+          .as("scripts on the lead: first attempt, subscription retry, announced retry")
+          .isEqualTo(3);
       String leadLabel = lead.host() + ":" + lead.port();
       assertThat(failure.outcomes())
           .as("the last attempt's outcomes: %s", failure.outcomes())
@@ -228,6 +232,7 @@ final class ContendedAcquireIT {
           .filteredOn(outcome -> !outcome.node().equals(leadLabel))
           .allSatisfy(outcome -> assertThat(outcome.detail()).isEqualTo(NodeReply.NOT_ASKED));
       held.release();
+      lead.command("DEL", resource); // another-holder's
     }
   }
 
@@ -271,6 +276,54 @@ final class ContendedAcquireIT {
   }
 
   /** A waiter whose retries are started only by its subscription and by announcements. */
+  /**
+   * A waiter acts on the quorum-th node's announcement, which need not include the lead's: its
+   * retry, asking the lead first, may find the released key still there. The retry deletes the
+   * announced owner's key itself, so it does not sleep its retry delay beside a released lock
+   * (unfenced, a plain {@code SET NX} refusal names no holder, so nothing else could tell).
+   */
+  @ParameterizedTest(name = "fenced = {0}")
+  @ValueSource(booleans = {true, false})
+  void announcedRelease_whoseDeleteHasNotReachedTheLead_isTakenAtOnce(boolean fenced)
+      throws Exception {
+    String resource = "contended:lead-behind:" + fenced;
+    try (Redlock holder = Redlock.create(Cluster.config(nodes).fencing(fenced).build());
+        Redlock other =
+            Redlock.create(
+                RedlockConfig.builder()
+                    .nodes(nodes.uris())
+                    .nodeTimeout(LockTiming.NODE_TIMEOUT)
+                    .connectTimeout(Timing.AWAIT)
+                    .retryDelay(NEVER_IN_THIS_TEST)
+                    .retryJitter(Duration.ZERO)
+                    .fencing(fenced)
+                    .build())) {
+      Lease held = holder.acquire(resource, TTL, LockTiming.RETRY_WAIT);
+      RedisNode lead = lead(resource);
+      String step = fenced ? "evalsha" : "set";
+      long onLead = Cluster.commandCalls(lead, step);
+      CompletableFuture<Lease> waiter =
+          other
+              .acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+              .toCompletableFuture();
+      // first attempt, then the retry the confirmed subscription starts: both refused on the lead
+      await().atMost(Timing.AWAIT).until(() -> Cluster.commandCalls(lead, step) - onLead >= 2);
+      awaitSubscribedEverywhere(resource);
+
+      // The release as the waiter may see it: every node but the lead has deleted and announced.
+      for (RedisNode node : nodes) {
+        if (node != lead) {
+          node.command("DEL", resource);
+          node.command("PUBLISH", "fencedlock:released:" + resource, held.ownerId());
+        }
+      }
+      Lease lease = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(Cluster.holdingValue(nodes, resource, lease.ownerId())).isEqualTo(5);
+      held.release(); // nothing of it is left
+      lease.release();
+    }
+  }
+
   private static RedlockConfig waiterConfig() {
     return RedlockConfig.builder()
         .nodes(nodes.uris())

@@ -5,8 +5,10 @@ import java.util.function.BiConsumer;
 
 /**
  * Release announcements from the nodes: a release that deletes a key publishes the owner id on the
- * lock's channel (see {@link NodeDriver#release}). Announcements only make waiting acquires retry
- * earlier; a lost one costs a retry delay, never safety. Thread-safe.
+ * lock's channel (see {@link NodeDriver#release}). Announcements make waiting acquires retry
+ * earlier, deleting the announced owner's key first where it is still there; a lost one costs a
+ * retry delay, never safety. Only the library's release scripts may publish on these channels.
+ * Thread-safe.
  */
 public interface ReleaseFeed {
 
