@@ -89,9 +89,14 @@ final class AcquireAttempt {
 
   /**
    * The waiting acquire this attempt belongs to, or null: its id goes to the lock's waiter queue on
-   * the lead node ({@link LockRequest#waiter}), never to the other nodes.
+   * {@link #queueNode} ({@link LockRequest#waiter}), never to the other nodes.
    */
   private final @Nullable WaiterTicket waiter;
+
+  /**
+   * The node that keeps the lock's waiter queue ({@link LeadNode#home}), or -1 without a waiter.
+   */
+  private final int queueNode;
 
   /**
    * The token phase 1 proposes, or 0 for none. A contended attempt may raise it once the lead node
@@ -129,6 +134,7 @@ final class AcquireAttempt {
     this.resource = resource;
     this.ttl = ttl;
     this.lockKey = ctx.keys().lockKey(resource);
+    this.queueNode = this.waiter == null ? -1 : ctx.nodes().leadNode().home(lockKey);
     // A handoff's lock step must reach every node at once: it carries the predecessor's delete.
     this.lead = contended && handoff == null ? ctx.nodes().leadNode().pick(lockKey) : -1;
     this.fenceKey = ctx.config().fencing() ? ctx.keys().fenceKey(resource) : ""; // unused unfenced
@@ -192,16 +198,10 @@ final class AcquireAttempt {
     LockRequest request =
         new LockRequest(
             lockKey, fenced ? fenceKey : null, owner, ttl.toMillis(), predicted, afterRelease);
-    List<CompletableFuture<NodeReply>> calls;
-    if (lead >= 0 && mayInitialize) {
-      calls = leadFirst(request);
-    } else if (waiter == null) {
-      calls = nodes.fanOut(nodes.all(), i -> lockStep(i, request));
-    } else {
-      int queueNode = nodes.leadNode().home(lockKey);
-      LockRequest queued = waiter.on(request);
-      calls = nodes.fanOut(nodes.all(), i -> lockStep(i, i == queueNode ? queued : request));
-    }
+    List<CompletableFuture<NodeReply>> calls =
+        lead >= 0 && mayInitialize
+            ? leadFirst(request)
+            : nodes.fanOut(nodes.all(), i -> lockStep(i, forNode(i, request)));
     phase1Settled = calls;
     if (ctx.metrics().enabled()) {
       calls.forEach(
@@ -239,9 +239,7 @@ final class AcquireAttempt {
    * lead that did not grant or refuse is passed over by the next contended attempts for a while.
    */
   private List<CompletableFuture<NodeReply>> leadFirst(LockRequest request) {
-    int queueNode = waiter == null ? -1 : ctx.nodes().leadNode().home(lockKey);
-    CompletableFuture<NodeReply> first =
-        lockStep(lead, lead == queueNode ? waiter.on(request) : request);
+    CompletableFuture<NodeReply> first = lockStep(lead, forNode(lead, request));
     // What the other nodes are asked, known once the lead answered; null for nothing.
     CompletableFuture<@Nullable LockRequest> rest =
         first.thenApply(reply -> afterLead(reply, request));
@@ -260,7 +258,13 @@ final class AcquireAttempt {
                                 // guaranteed order); the round may still record these before the
                                 // lead's reply, see withNotAsked.
                                 ? leadSettled.thenApply(refused -> NodeReply.notAsked(node))
-                                : lockStep(node, node == queueNode ? waiter.on(next) : next)));
+                                : lockStep(node, forNode(node, next))));
+  }
+
+  /** {@code request} as {@code node} gets it: with this attempt's waiter on the queue's node. */
+  private LockRequest forNode(int node, LockRequest request) {
+    WaiterTicket ticket = waiter;
+    return node == queueNode && ticket != null ? ticket.on(request) : request;
   }
 
   /**

@@ -369,16 +369,7 @@ final class DefaultLease implements Lease {
             : Optional.empty();
     long started = ctx.ticker().read();
     CompletableFuture<?> released =
-        successor.isPresent()
-            ? handOff(successor.get(), handoffDone)
-            : ctx.nodes()
-                .releaseLease(
-                    lockKey,
-                    owner,
-                    acquireSettled,
-                    acquireSent,
-                    isFenced(),
-                    isFenced() ? token : 0);
+        successor.isPresent() ? handOff(successor.get(), handoffDone) : releaseEverywhere();
     return released.thenApply(
         ignored -> {
           ctx.metrics().released(ctx.ticker().read() - started);
@@ -395,11 +386,16 @@ final class DefaultLease implements Lease {
     } catch (RuntimeException bug) {
       log.warn("handing the lock on '{}' to a waiter failed; releasing it instead", resource, bug);
       handoffDone.complete(null);
-      return ctx.nodes()
-          .releaseLease(
-              lockKey, owner, acquireSettled, acquireSent, isFenced(), isFenced() ? token : 0);
+      return releaseEverywhere();
     }
     return handoff.predecessorReleased();
+  }
+
+  /** The release on the nodes, announced; with the token, if fenced, for the lead node's naming. */
+  private CompletableFuture<?> releaseEverywhere() {
+    return ctx.nodes()
+        .releaseLease(
+            lockKey, owner, acquireSettled, acquireSent, isFenced(), isFenced() ? token : 0);
   }
 
   /**

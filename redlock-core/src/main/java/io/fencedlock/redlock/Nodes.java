@@ -254,15 +254,12 @@ final class Nodes {
     String message = owner + "\n";
     List<CompletableFuture<NodeReply>> copies =
         fanOut(
-            all(),
+            all().stream().filter(node -> node != except).toList(),
             node ->
-                node == except
-                    ? CompletableFuture.completedFuture(
-                        NodeReply.of(node, NodeStatus.REFUSED, "not asked"))
-                    : call(
-                        node,
-                        d -> d.announce(node, channel, message),
-                        listeners -> NodeReply.granted(node, 1)));
+                call(
+                    node,
+                    d -> d.announce(node, channel, message),
+                    listeners -> NodeReply.granted(node, 1)));
     CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new))
         .whenComplete((ignored, failure) -> told.complete(null));
     return told;
@@ -321,20 +318,17 @@ final class Nodes {
         node ->
             call(
                 node,
-                d -> {
-                  if (namingNode < 0) {
-                    return d.release(node, lockKey, owner, announceOn);
-                  }
-                  return node == namingNode
-                      ? d.releaseNamingNext(
-                          node,
-                          lockKey,
-                          owner,
-                          ReleaseChannel.of(lockKey),
-                          ReleaseChannel.namedPrefix(lockKey),
-                          token)
-                      : d.release(node, lockKey, owner, null);
-                },
+                d ->
+                    node == namingNode && announceOn != null
+                        ? d.releaseNamingNext(
+                            node,
+                            lockKey,
+                            owner,
+                            announceOn,
+                            ReleaseChannel.namedPrefix(lockKey),
+                            token)
+                        // with a naming node, it alone announces
+                        : d.release(node, lockKey, owner, namingNode < 0 ? announceOn : null),
                 deleted ->
                     deleted
                         ? NodeReply.granted(node, 1)

@@ -190,7 +190,7 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
         handoff,
         contended,
         ticket,
-        handoff == null ? after : null,
+        after, // a handoff's attempt follows its predecessor instead
         (outcome, bug) -> {
           if (bug != null) {
             result.completeExceptionally(bug);
