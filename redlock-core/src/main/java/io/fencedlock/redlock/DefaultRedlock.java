@@ -103,7 +103,7 @@ final class DefaultRedlock implements Redlock {
               new KeySpace(config.keyPrefix()),
               membership,
               new TokenHints(TokenHints.DEFAULT_CAPACITY),
-              new ReleaseWaiters(nodes, driver.releases(), env.ids().get()),
+              new ReleaseWaiters(nodes, driver.releases(), env.scheduler(), env.ids().get()),
               new AtomicBoolean(),
               new KeptAlive());
       log.info(

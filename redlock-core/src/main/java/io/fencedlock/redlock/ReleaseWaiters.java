@@ -1,23 +1,28 @@
 package io.fencedlock.redlock;
 
 import io.fencedlock.redlock.spi.ReleaseFeed;
+import io.fencedlock.redlock.spi.Scheduler;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The acquires of this client that wait for a held lock, per lock: they hear about its release from
  * the nodes' announcements ({@link ReleaseFeed}) instead of polling. While at least one acquire of
- * this client waits for a lock, the client listens on two channels of it ({@link ReleaseChannel}):
- * the lock's own, and its own channel of the lock, on which the lock's lead node names this client
- * as the next to try. Announcements make retries earlier: a lost one costs a retry delay, never
- * safety; the waiters not woken keep their retry timers. (A retry one starts deletes the announced
- * owner's key first, so only the library's release scripts may publish on these channels.) How a
- * release is announced, and what each message wakes ({@link #onMessage}):
+ * this client waits for a lock (and for a while after), the client listens on two channels of it
+ * ({@link ReleaseChannel}): the lock's own, and its own channel of the lock, on which the lock's
+ * lead node names this client as the next to try. Announcements make retries earlier: a lost one
+ * costs a retry delay, never safety; the waiters not woken keep their retry timers. (A retry one
+ * starts deletes the announced owner's key first, so only the library's release scripts may publish
+ * on these channels.) How a release is announced, and what each message wakes ({@link #onMessage}):
  *
  * <ul>
  *   <li>A fenced lease that took the lock's lead node is announced by that node alone ({@link
@@ -41,6 +46,13 @@ import org.jspecify.annotations.Nullable;
  * of one client share its connections, so the first to try would win on every node anyway, and
  * waking all of them only adds attempts that must fail.
  *
+ * <p>The subscriptions outlive the last waiter of a lock for a while ({@link #LINGER_NANOS}, at
+ * most {@link #MAX_IDLE_LOCKS} locks): a client that waits for a lock waits for it again soon, as
+ * every contender of a busy lock does after each lease, and subscribing again would cost two
+ * commands to every node and a round trip before its next attempt, at every wait. A naming message
+ * for a lock nobody of this client waits for is passed on (see below) whether or not the client
+ * still listens.
+ *
  * <p>The same line of waiters serves local handoffs, the policy that passes a lock between this
  * client's own leases and waiters: a lease that is released while a waiter of its lock is between
  * attempts may pass the lock to that waiter directly ({@link #claimSuccessor}, see {@code
@@ -48,8 +60,20 @@ import org.jspecify.annotations.Nullable;
  */
 final class ReleaseWaiters {
 
+  /**
+   * How long the subscriptions of a lock nobody of this client waits for any more are kept, at
+   * least (at most twice that): long enough for the contenders of a busy lock, whose next wait
+   * starts a lease later; short enough that a client queued on the lead node by a wait it gave up
+   * (that entry lasts a few retry delays) soon stops being named for it.
+   */
+  static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** At most this many locks keep their subscriptions without a waiter; the oldest go first. */
+  static final int MAX_IDLE_LOCKS = 256;
+
   private final Nodes nodes;
   private final ReleaseFeed feed;
+  private final Scheduler timer;
 
   /** This client's id in the lead nodes' waiter queues and in its own channels' names. */
   private final String clientId;
@@ -60,12 +84,25 @@ final class ReleaseWaiters {
   /** The same channels, by this client's own channel of each lock. Guarded by {@code this}. */
   private final Map<String, Channel> byOwnChannel = new HashMap<>();
 
+  /**
+   * The channels without waiters whose subscriptions are kept, the longest idle first. Guarded by
+   * {@code this}.
+   */
+  private final Set<Channel> idle = new LinkedHashSet<>();
+
+  /** Counts the sweeps of {@link #idle}. Guarded by {@code this}. */
+  private long sweeps;
+
+  /** Whether a sweep of {@link #idle} is scheduled. Guarded by {@code this}. */
+  private boolean sweepScheduled;
+
   /** Guarded by {@code this}: once set, no successor is claimed. */
   private boolean closing;
 
-  ReleaseWaiters(Nodes nodes, ReleaseFeed feed, String clientId) {
+  ReleaseWaiters(Nodes nodes, ReleaseFeed feed, Scheduler timer, String clientId) {
     this.nodes = nodes;
     this.feed = feed;
+    this.timer = timer;
     this.clientId = clientId;
     feed.listen(this::onMessage);
   }
@@ -78,6 +115,9 @@ final class ReleaseWaiters {
     final CompletableFuture<Void> subscribed = new CompletableFuture<>();
     String lastReleasedOwner = "";
     int copiesOfLastRelease;
+
+    /** The sweep count when the last waiter left (see {@link #sweepIdle}). */
+    long idleSince;
 
     Channel(String name, String own) {
       this.name = name;
@@ -140,7 +180,7 @@ final class ReleaseWaiters {
       armed.complete(wake);
     }
 
-    /** Stops waiting; the last waiter of a lock unsubscribes. Idempotent. */
+    /** Stops waiting; the last waiter of a lock leaves its subscriptions to linger. Idempotent. */
     @Override
     public void close() {
       unregister(this);
@@ -152,17 +192,26 @@ final class ReleaseWaiters {
     return clientId;
   }
 
-  /**
-   * Registers a waiter for {@code lockKey}; the first of a lock subscribes to its two channels on
-   * every node.
-   */
-  Waiter register(String lockKey, Successor successor) {
+  private @Nullable Waiter register(String lockKey, Successor successor, boolean ifListening) {
     String name = ReleaseChannel.of(lockKey);
     Channel channel;
     Waiter waiter;
     boolean first;
     synchronized (this) {
       channel = channels.get(name);
+      if (ifListening && (channel == null || !isConfirmed(channel.subscribed))) {
+        return null;
+      }
+      if (channel != null && idle.remove(channel)) {
+        if (channel.subscribed.isCompletedExceptionally()) {
+          drop(channel); // no node confirmed it: subscribe afresh
+          channel = null;
+        } else {
+          // As a new subscription would: only releases heard while waiting count.
+          channel.lastReleasedOwner = "";
+          channel.copiesOfLastRelease = 0;
+        }
+      }
       first = channel == null;
       if (first) {
         channel = new Channel(name, ReleaseChannel.named(lockKey, clientId));
@@ -185,6 +234,27 @@ final class ReleaseWaiters {
               });
     }
     return waiter;
+  }
+
+  /**
+   * Registers a waiter for {@code lockKey} if this client listens on its channels already (another
+   * acquire waits for it, or its subscriptions linger), confirmed; else null, and nothing changes.
+   * So an acquire can queue on the lead node with its first attempt.
+   */
+  @Nullable Waiter registerIfListening(String lockKey, Successor successor) {
+    return register(lockKey, successor, true);
+  }
+
+  /**
+   * Registers a waiter for {@code lockKey}; the first of a lock subscribes to its two channels on
+   * every node, unless they still linger from an earlier wait.
+   */
+  Waiter register(String lockKey, Successor successor) {
+    return Objects.requireNonNull(register(lockKey, successor, false));
+  }
+
+  private static boolean isConfirmed(CompletableFuture<Void> subscribed) {
+    return subscribed.isDone() && !subscribed.isCompletedExceptionally();
   }
 
   private CompletableFuture<Void> subscribe(String name) {
@@ -240,23 +310,71 @@ final class ReleaseWaiters {
     closing = true;
   }
 
-  private void unregister(Waiter waiter) {
+  /**
+   * Removes {@code waiter}; the last waiter of a lock leaves its subscriptions to linger (see the
+   * class comment), unless they failed.
+   */
+  private synchronized void unregister(Waiter waiter) {
     Channel channel = waiter.channel;
-    synchronized (this) {
-      if (!channel.waiters.remove(waiter)
-          || !channel.waiters.isEmpty()
-          || channels.get(channel.name) != channel) {
-        return;
+    if (!channel.waiters.remove(waiter)
+        || !channel.waiters.isEmpty()
+        || channels.get(channel.name) != channel) {
+      return;
+    }
+    if (channel.subscribed.isCompletedExceptionally()) {
+      drop(channel);
+      return;
+    }
+    channel.idleSince = sweeps;
+    idle.add(channel);
+    if (idle.size() > MAX_IDLE_LOCKS) {
+      drop(idle.iterator().next());
+    }
+    scheduleSweep();
+  }
+
+  /** Schedules the next sweep of the idle subscriptions unless one is due. Holds the lock. */
+  private void scheduleSweep() {
+    if (sweepScheduled || idle.isEmpty()) {
+      return;
+    }
+    try {
+      timer.schedule(this::sweepIdle, LINGER_NANOS);
+      sweepScheduled = true;
+    } catch (RejectedExecutionException closed) {
+      // the client is closing: its feed goes with its connections
+    }
+  }
+
+  /**
+   * Drops the subscriptions that were idle already at the last sweep, so idle for {@link
+   * #LINGER_NANOS} to twice that; sweeps again while any are left.
+   */
+  private synchronized void sweepIdle() {
+    sweepScheduled = false;
+    for (Iterator<Channel> it = idle.iterator(); it.hasNext(); ) {
+      Channel channel = it.next();
+      if (channel.idleSince == sweeps) {
+        break; // the rest went idle later
       }
-      channels.remove(channel.name);
-      byOwnChannel.remove(channel.own);
-      // Unsubscribing under the lock keeps a new first waiter's subscribe after it.
-      try {
-        feed.unsubscribe(channel.name);
-        feed.unsubscribe(channel.own);
-      } catch (RuntimeException closed) {
-        // the feed is gone with its connections: nothing is subscribed any more
-      }
+      it.remove();
+      drop(channel);
+    }
+    sweeps++;
+    scheduleSweep();
+  }
+
+  /** Forgets {@code channel} and unsubscribes from it. Holds the lock. */
+  private void drop(Channel channel) {
+    idle.remove(channel);
+    channels.remove(channel.name);
+    byOwnChannel.remove(channel.own);
+    // Unsubscribing under the lock keeps a new first waiter's subscribe after it.
+    try {
+      feed.unsubscribe(channel.name);
+      feed.unsubscribe(channel.own);
+    } catch (RuntimeException closed) {
+      // the feed is gone with its connections: nothing is subscribed any more
     }
   }
 

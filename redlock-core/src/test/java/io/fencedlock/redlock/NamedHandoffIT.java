@@ -103,7 +103,7 @@ final class NamedHandoffIT {
         Redlock c = client();
         Redlock d = client(dSteps)) {
       Lease held = a.acquire(resource, TTL, Duration.ZERO);
-      CompletableFuture<Lease> gone = queue(b, resource, 1);
+      queue(b, resource, 1);
       CompletableFuture<Lease> waiting = queue(c, resource, 2);
       // d listens on the lock's channel but is not queued: it hears only releases told to all
       List<String> bAndC = queue(resource);
@@ -111,7 +111,7 @@ final class NamedHandoffIT {
       List<String> all = queue(resource);
       all.removeAll(bAndC);
       lead(resource).command("ZREM", NodeKeys.waiters(resource), all.get(0));
-      gone.cancel(false); // b's only waiter of the lock: b unsubscribes, and stays queued
+      b.close(); // b's subscriptions end with its connections, and it stays queued
       await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) == 10);
       await().atMost(Timing.AWAIT).until(() -> listeningOnTheLead(resource) == 2);
       assertThat(queued(resource)).isEqualTo(2);
@@ -123,6 +123,31 @@ final class NamedHandoffIT {
       assertThat(queued(resource)).as("both taken off: b passed over, c named").isZero();
       assertThat(dSteps.replies.get()).as("c was named, not everyone told").isEqualTo(dBefore);
       assertThat(bystander).isNotDone();
+      lease.release();
+    }
+  }
+
+  /**
+   * A client whose acquire ended while it was queued still listens for a while (its subscriptions
+   * linger, see ReleaseWaiters), so the lead may name it: it tells every waiting client instead, or
+   * they would sleep until their retry delay.
+   */
+  @Test
+  void aNamedClientThatNoLongerWaits_passesTheReleaseOnToEveryone() throws Exception {
+    String resource = "named:pass-on";
+    try (Redlock a = client();
+        Redlock b = client();
+        Redlock c = client()) {
+      Lease held = a.acquire(resource, TTL, Duration.ZERO);
+      CompletableFuture<Lease> cancelled = queue(b, resource, 1);
+      CompletableFuture<Lease> waiting = queue(c, resource, 2);
+      cancelled.cancel(false); // b's only waiter of the lock: b stays queued, and listening
+      assertThat(listeningOnTheLead(resource)).isEqualTo(2);
+
+      held.release(); // the lead names b, first in its queue
+      Lease lease = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(queued(resource)).as("b named and c granted on the lead").isZero();
       lease.release();
     }
   }
@@ -235,16 +260,19 @@ final class NamedHandoffIT {
   }
 
   private static Redlock client(LockSteps steps) {
-    return Redlock.create(
-        RedlockConfig.builder()
-            .metrics(steps)
-            .nodes(nodes.uris())
-            .nodeTimeout(LockTiming.NODE_TIMEOUT)
-            .connectTimeout(Timing.AWAIT)
-            .retryDelay(NEVER_IN_THIS_TEST)
-            .retryJitter(Duration.ZERO)
-            .maxLocalHandoffs(0)
-            .build());
+    return Redlock.create(config(steps));
+  }
+
+  private static RedlockConfig config(LockSteps steps) {
+    return RedlockConfig.builder()
+        .metrics(steps)
+        .nodes(nodes.uris())
+        .nodeTimeout(LockTiming.NODE_TIMEOUT)
+        .connectTimeout(Timing.AWAIT)
+        .retryDelay(NEVER_IN_THIS_TEST)
+        .retryJitter(Duration.ZERO)
+        .maxLocalHandoffs(0)
+        .build();
   }
 
   /** Counts a client's lock-step replies: each attempt it makes adds one per node it asked. */
