@@ -121,6 +121,27 @@ final class Nodes {
   }
 
   /**
+   * {@link #fanOut} to every node, but to {@code first} (unless -1) before the others: the caller
+   * writes to the nodes' sockets one after another, so the node that must act first (a lead node
+   * that names the next client) gets its request first. The list is by node, as fanOut's.
+   */
+  List<CompletableFuture<NodeReply>> fanOutFirstTo(
+      int first, IntFunction<CompletableFuture<NodeReply>> call) {
+    if (first < 0) {
+      return fanOut(all, call);
+    }
+    @SuppressWarnings("unchecked")
+    CompletableFuture<NodeReply>[] calls = new CompletableFuture[all.size()];
+    calls[first] = call.apply(first);
+    for (int node = 0; node < calls.length; node++) {
+      if (node != first) {
+        calls[node] = call.apply(node);
+      }
+    }
+    return List.of(calls);
+  }
+
+  /**
    * One driver call to {@code node}, classified: the future never fails (a failure or timeout
    * becomes an ERROR or TIMED_OUT reply, a reply {@code onValue} cannot read an ERROR).
    */
@@ -315,6 +336,7 @@ final class Nodes {
         settledPerNode,
         sentPerNode,
         refusalsProveAbsence,
+        namingNode, // its announcement is what the next holder waits for
         node ->
             call(
                 node,
@@ -352,8 +374,18 @@ final class Nodes {
       IntPredicate sentPerNode,
       boolean refusalsProveAbsence,
       IntFunction<CompletableFuture<NodeReply>> release) {
-    return fanOut(
-        all(),
+    return afterEachSettled(settledPerNode, sentPerNode, refusalsProveAbsence, -1, release);
+  }
+
+  /** {@link #afterEachSettled}, sent to {@code first} (unless -1) before the other nodes. */
+  private List<CompletableFuture<NodeReply>> afterEachSettled(
+      List<CompletableFuture<NodeReply>> settledPerNode,
+      IntPredicate sentPerNode,
+      boolean refusalsProveAbsence,
+      int first,
+      IntFunction<CompletableFuture<NodeReply>> release) {
+    return fanOutFirstTo(
+        first,
         node -> {
           CompletableFuture<NodeReply> settled = settledPerNode.get(node);
           if (settled.isDone()) { // the usual case: no need to chain on it

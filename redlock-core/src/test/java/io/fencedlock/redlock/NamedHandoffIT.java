@@ -3,14 +3,20 @@ package io.fencedlock.redlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fencedlock.redlock.resp.RespNodeDriver;
+import io.fencedlock.redlock.spi.Environment;
+import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.redlock.spi.NodeKeys;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -152,6 +158,41 @@ final class NamedHandoffIT {
     }
   }
 
+  /**
+   * The releasing client writes to the nodes one after another; the lead's release, whose naming
+   * the next holder waits for, goes first (here the lead is the last node, which a release in node
+   * order would tell last). The driver is the real one, with its release calls recorded.
+   */
+  @Test
+  void theLeadIsToldOfTheReleaseFirst() throws Exception {
+    String resource = resourceLedBy(4, "named:lead-first");
+    RedlockConfig config = config(new LockSteps());
+    List<String> releases = new CopyOnWriteArrayList<>();
+    RespNodeDriver real = RespNodeDriver.open(config);
+    NodeDriver recorded =
+        (NodeDriver)
+            Proxy.newProxyInstance(
+                NodeDriver.class.getClassLoader(),
+                new Class<?>[] {NodeDriver.class},
+                (proxy, method, args) -> {
+                  if (List.of("release", "releaseNamingNext").contains(method.getName())) {
+                    releases.add(method.getName() + "@" + args[0]);
+                  }
+                  try {
+                    return method.invoke(real, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    try (Redlock a = Redlock.create(config, recorded, Environment.system())) {
+      Lease held = a.acquire(resource, TTL, Duration.ZERO);
+      held.release();
+      assertThat(releases)
+          .containsExactly(
+              "releaseNamingNext@4", "release@0", "release@1", "release@2", "release@3");
+    }
+  }
+
   @Test
   void theNamedStep_deletesTheReleasedKeyWhereTheReleaseHasNotArrived() throws Exception {
     String resource = "named:early";
@@ -273,6 +314,17 @@ final class NamedHandoffIT {
         .retryJitter(Duration.ZERO)
         .maxLocalHandoffs(0)
         .build();
+  }
+
+  /** {@code prefix} with a suffix that makes {@code node} the resource's lead node. */
+  private static String resourceLedBy(int node, String prefix) {
+    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
+    for (int i = 0; ; i++) {
+      String resource = prefix + ":" + i;
+      if (LeadNode.pick(identities, resource) == node) {
+        return resource;
+      }
+    }
   }
 
   /** Counts a client's lock-step replies: each attempt it makes adds one per node it asked. */
