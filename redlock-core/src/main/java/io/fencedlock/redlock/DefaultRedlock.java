@@ -103,7 +103,8 @@ final class DefaultRedlock implements Redlock {
               new KeySpace(config.keyPrefix()),
               membership,
               new TokenHints(TokenHints.DEFAULT_CAPACITY),
-              new ReleaseWaiters(nodes, driver.releases(), env.scheduler(), env.ids().get()),
+              new ReleaseWaiters(
+                  nodes, driver.releases(), env.scheduler(), config.ticker(), env.ids().get()),
               new AtomicBoolean(),
               new KeptAlive());
       log.info(

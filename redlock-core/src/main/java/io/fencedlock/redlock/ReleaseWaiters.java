@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -46,12 +45,17 @@ import org.jspecify.annotations.Nullable;
  * of one client share its connections, so the first to try would win on every node anyway, and
  * waking all of them only adds attempts that must fail.
  *
- * <p>The subscriptions outlive the last waiter of a lock for a while ({@link #LINGER_NANOS}, at
- * most {@link #MAX_IDLE_LOCKS} locks): a client that waits for a lock waits for it again soon, as
- * every contender of a busy lock does after each lease, and subscribing again would cost two
- * commands to every node and a round trip before its next attempt, at every wait. A naming message
- * for a lock nobody of this client waits for is passed on (see below) whether or not the client
- * still listens.
+ * <p>When the last waiter of a lock got the lock, the subscriptions outlive it for a while ({@link
+ * #LINGER_NANOS}, at most {@link #MAX_IDLE_LOCKS} locks): a client that won a contended lock is
+ * likely to wait for it again a lease later, as every contender of a busy lock does, and
+ * subscribing again would cost two commands to every node and a round trip before its next attempt,
+ * at every wait. A client whose last waiter gave up (or was cancelled) unsubscribes at once, as it
+ * may still be queued on the lead node, which then passes it over instead of naming it. A lingering
+ * subscription is made afresh when a wait would reuse it after {@link #RENEW_AFTER_NANOS}, so that
+ * one a node never confirmed (a feed need not subscribe again by itself) is not kept longer than
+ * that. Messages heard while nobody waits are counted, not acted on. A client that got the lock
+ * without the lead node's grant may still be queued there, and is named while it lingers: it passes
+ * the release on, as above.
  *
  * <p>The same line of waiters serves local handoffs, the policy that passes a lock between this
  * client's own leases and waiters: a lease that is released while a waiter of its lock is between
@@ -61,12 +65,14 @@ import org.jspecify.annotations.Nullable;
 final class ReleaseWaiters {
 
   /**
-   * How long the subscriptions of a lock nobody of this client waits for any more are kept, at
-   * least (at most twice that): long enough for the contenders of a busy lock, whose next wait
-   * starts a lease later; short enough that a client queued on the lead node by a wait it gave up
-   * (that entry lasts a few retry delays) soon stops being named for it.
+   * How long the subscriptions of a lock are kept after its last waiter got it, at least (at most
+   * twice that): long enough for the contenders of a busy lock, whose next wait starts a lease
+   * later; short enough that few subscriptions of locks nobody waits for stay on the nodes.
    */
   static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** A lingering subscription older than this is made afresh when a wait would reuse it. */
+  static final long RENEW_AFTER_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   /** At most this many locks keep their subscriptions without a waiter; the oldest go first. */
   static final int MAX_IDLE_LOCKS = 256;
@@ -74,6 +80,7 @@ final class ReleaseWaiters {
   private final Nodes nodes;
   private final ReleaseFeed feed;
   private final Scheduler timer;
+  private final Ticker ticker;
 
   /** This client's id in the lead nodes' waiter queues and in its own channels' names. */
   private final String clientId;
@@ -99,10 +106,11 @@ final class ReleaseWaiters {
   /** Guarded by {@code this}: once set, no successor is claimed. */
   private boolean closing;
 
-  ReleaseWaiters(Nodes nodes, ReleaseFeed feed, Scheduler timer, String clientId) {
+  ReleaseWaiters(Nodes nodes, ReleaseFeed feed, Scheduler timer, Ticker ticker, String clientId) {
     this.nodes = nodes;
     this.feed = feed;
     this.timer = timer;
+    this.ticker = ticker;
     this.clientId = clientId;
     feed.listen(this::onMessage);
   }
@@ -119,9 +127,13 @@ final class ReleaseWaiters {
     /** The sweep count when the last waiter left (see {@link #sweepIdle}). */
     long idleSince;
 
-    Channel(String name, String own) {
+    /** The ticker's reading when the subscriptions were sent. */
+    final long subscribedAt;
+
+    Channel(String name, String own, long subscribedAt) {
       this.name = name;
       this.own = own;
+      this.subscribedAt = subscribedAt;
     }
   }
 
@@ -180,10 +192,18 @@ final class ReleaseWaiters {
       armed.complete(wake);
     }
 
-    /** Stops waiting; the last waiter of a lock leaves its subscriptions to linger. Idempotent. */
+    /**
+     * Stops waiting; {@code granted}: because the acquire got the lock, so that the subscriptions
+     * of the lock's last waiter linger (see the class comment). Idempotent.
+     */
+    void end(boolean granted) {
+      unregister(this, granted);
+    }
+
+    /** Stops waiting without the lock: {@code end(false)}. */
     @Override
     public void close() {
-      unregister(this);
+      end(false);
     }
   }
 
@@ -192,29 +212,27 @@ final class ReleaseWaiters {
     return clientId;
   }
 
-  private @Nullable Waiter register(String lockKey, Successor successor, boolean ifListening) {
+  /**
+   * Registers a waiter for {@code lockKey}; the first of a lock subscribes to its two channels on
+   * every node, unless they still linger from an earlier wait.
+   */
+  Waiter register(String lockKey, Successor successor) {
     String name = ReleaseChannel.of(lockKey);
     Channel channel;
     Waiter waiter;
     boolean first;
     synchronized (this) {
       channel = channels.get(name);
-      if (ifListening && (channel == null || !isConfirmed(channel.subscribed))) {
-        return null;
-      }
-      if (channel != null && idle.remove(channel)) {
-        if (channel.subscribed.isCompletedExceptionally()) {
-          drop(channel); // no node confirmed it: subscribe afresh
-          channel = null;
-        } else {
-          // As a new subscription would: only releases heard while waiting count.
-          channel.lastReleasedOwner = "";
-          channel.copiesOfLastRelease = 0;
-        }
+      if (channel != null
+          && idle.remove(channel)
+          && (channel.subscribed.isCompletedExceptionally()
+              || ticker.read() - channel.subscribedAt > RENEW_AFTER_NANOS)) {
+        drop(channel); // subscribe afresh
+        channel = null;
       }
       first = channel == null;
       if (first) {
-        channel = new Channel(name, ReleaseChannel.named(lockKey, clientId));
+        channel = new Channel(name, ReleaseChannel.named(lockKey, clientId), ticker.read());
         channels.put(name, channel);
         byOwnChannel.put(channel.own, channel);
       }
@@ -234,27 +252,6 @@ final class ReleaseWaiters {
               });
     }
     return waiter;
-  }
-
-  /**
-   * Registers a waiter for {@code lockKey} if this client listens on its channels already (another
-   * acquire waits for it, or its subscriptions linger), confirmed; else null, and nothing changes.
-   * So an acquire can queue on the lead node with its first attempt.
-   */
-  @Nullable Waiter registerIfListening(String lockKey, Successor successor) {
-    return register(lockKey, successor, true);
-  }
-
-  /**
-   * Registers a waiter for {@code lockKey}; the first of a lock subscribes to its two channels on
-   * every node, unless they still linger from an earlier wait.
-   */
-  Waiter register(String lockKey, Successor successor) {
-    return Objects.requireNonNull(register(lockKey, successor, false));
-  }
-
-  private static boolean isConfirmed(CompletableFuture<Void> subscribed) {
-    return subscribed.isDone() && !subscribed.isCompletedExceptionally();
   }
 
   private CompletableFuture<Void> subscribe(String name) {
@@ -293,7 +290,7 @@ final class ReleaseWaiters {
 
   /**
    * Whether some node announced the release of {@code owner}'s lease of {@code lockKey}, as the
-   * last release heard of on that lock while this client waits for it.
+   * last release heard of on that lock while this client listens on it.
    */
   synchronized boolean announced(String lockKey, String owner) {
     Channel channel = channels.get(ReleaseChannel.of(lockKey));
@@ -311,17 +308,17 @@ final class ReleaseWaiters {
   }
 
   /**
-   * Removes {@code waiter}; the last waiter of a lock leaves its subscriptions to linger (see the
-   * class comment), unless they failed.
+   * Removes {@code waiter}; the last waiter of a lock leaves its subscriptions to linger if it got
+   * the lock (see the class comment) and they did not fail, else unsubscribes.
    */
-  private synchronized void unregister(Waiter waiter) {
+  private synchronized void unregister(Waiter waiter, boolean granted) {
     Channel channel = waiter.channel;
     if (!channel.waiters.remove(waiter)
         || !channel.waiters.isEmpty()
         || channels.get(channel.name) != channel) {
       return;
     }
-    if (channel.subscribed.isCompletedExceptionally()) {
+    if (!granted || channel.subscribed.isCompletedExceptionally()) {
       drop(channel);
       return;
     }
@@ -339,7 +336,7 @@ final class ReleaseWaiters {
       return;
     }
     try {
-      timer.schedule(this::sweepIdle, LINGER_NANOS);
+      timer.schedule(new Sweep(this), LINGER_NANOS);
       sweepScheduled = true;
     } catch (RejectedExecutionException closed) {
       // the client is closing: its feed goes with its connections
@@ -362,6 +359,20 @@ final class ReleaseWaiters {
     }
     sweeps++;
     scheduleSweep();
+  }
+
+  /** The task that runs {@link #sweepIdle}; a type of its own, so that tests can tell it. */
+  static final class Sweep implements Runnable {
+    private final ReleaseWaiters waiters;
+
+    private Sweep(ReleaseWaiters waiters) {
+      this.waiters = waiters;
+    }
+
+    @Override
+    public void run() {
+      waiters.sweepIdle();
+    }
   }
 
   /** Forgets {@code channel} and unsubscribes from it. Holds the lock. */
@@ -397,15 +408,19 @@ final class ReleaseWaiters {
       if (named) {
         channel = byOwnChannel.get(name);
       }
-      if (channel == null || channel.waiters.isEmpty()) {
+      if (channel == null) {
         nobodyToName = named; // nobody waits
       } else {
+        // Counted also while nobody waits (the subscriptions linger): a wait that starts now
+        // knows the release was announced (announced()).
         if (!channel.lastReleasedOwner.equals(releasedOwner)) {
           channel.lastReleasedOwner = releasedOwner;
           channel.copiesOfLastRelease = 0;
         }
         int copies = ++channel.copiesOfLastRelease;
-        if (copies == (newline < 0 ? nodes.quorum() : 1)) {
+        if (channel.waiters.isEmpty()) {
+          nobodyToName = named;
+        } else if (copies == (newline < 0 ? nodes.quorum() : 1)) {
           wake = new Wake(named, releasedOwner, named ? tokenIn(text) : 0);
           next = channel.waiters.iterator().next();
           channel.waiters.remove(next);

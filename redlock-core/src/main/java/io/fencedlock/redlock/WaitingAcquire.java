@@ -13,16 +13,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * One {@code acquire} with retries until its deadline. The first attempt goes out at once. After
  * the first failure it subscribes to the lock's release notifications and tries again as soon as
- * the subscription is confirmed (a release may have happened meanwhile); if this client listens on
- * the lock's channels already (another acquire of it waits, or an earlier wait's subscriptions
- * linger, see {@link ReleaseWaiters}), it registers before the first attempt instead, which then
- * counts as a later one (and queues on the lead node); after every later failure it retries on
- * whichever comes first, a release notification or the retry delay plus jitter. So a waiter is
- * granted within a few round trips of a release instead of after half a retry delay on average, and
- * a lost notification costs one retry delay. Between attempts, a lease of the same client that is
- * released may instead claim it and make its next attempt carry the release ({@link Handoff}). An
- * attempt that lost to a split vote ({@link SplitVote}) retries after a short random backoff
- * instead of the retry delay.
+ * the subscription is confirmed (a release may have happened meanwhile); after every later failure
+ * it retries on whichever comes first, a release notification or the retry delay plus jitter. So a
+ * waiter is granted within a few round trips of a release instead of after half a retry delay on
+ * average, and a lost notification costs one retry delay. Between attempts, a lease of the same
+ * client that is released may instead claim it and make its next attempt carry the release ({@link
+ * Handoff}). An attempt that lost to a split vote ({@link SplitVote}) retries after a short random
+ * backoff instead of the retry delay.
  *
  * <p>Once subscribed, a fenced acquire's attempts queue its client on the lock's lead node when
  * refused there ({@link WaiterTicket}), and a release the lead node announces names the first
@@ -136,20 +133,8 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
    * still gains is released.
    */
   CompletableFuture<Lease> start() {
-    ReleaseWaiters.Waiter listening =
-        waiters.registerIfListening(ctx.keys().lockKey(resource), this);
-    if (listening != null) {
-      // The client listens on the lock's channels already: the first attempt queues too.
-      adopt(listening);
-    }
     attempt();
     return result;
-  }
-
-  /** Makes {@code w} this acquire's waiter; it unregisters when the acquire ends. */
-  private void adopt(ReleaseWaiters.Waiter w) {
-    waiter = w;
-    result.whenComplete((lease, e) -> w.close()); // at once if it ended meanwhile
   }
 
   @Override
@@ -253,7 +238,9 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     boolean announcement; // whether the trigger is a release, not the subscription's confirmation
     if (waiter == null) {
       ReleaseWaiters.Waiter w = waiters.register(ctx.keys().lockKey(resource), this);
-      adopt(w);
+      waiter = w;
+      // Stops waiting when this acquire ends; at once if it was cancelled while registering.
+      result.whenComplete((lease, e) -> w.end(e == null));
       if (result.isDone()) {
         return;
       }

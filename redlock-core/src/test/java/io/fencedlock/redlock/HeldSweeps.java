@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * A client's timers as usual, except the sweeps of lingering subscriptions ({@link
- * ReleaseWaiters#LINGER_NANOS}), which wait until the test runs them: so a test decides when the
- * linger is over instead of sleeping through it.
+ * ReleaseWaiters.Sweep}, due {@link ReleaseWaiters#LINGER_NANOS} after they are scheduled), which
+ * wait until the test runs them: so a test decides when the linger is over instead of sleeping
+ * through it.
  */
 final class HeldSweeps implements Scheduler {
   private final Scheduler real;
@@ -30,7 +31,7 @@ final class HeldSweeps implements Scheduler {
 
   @Override
   public Task schedule(Runnable task, long delayNanos) {
-    if (delayNanos != ReleaseWaiters.LINGER_NANOS) {
+    if (!(task instanceof ReleaseWaiters.Sweep)) {
       return real.schedule(task, delayNanos);
     }
     synchronized (this) {

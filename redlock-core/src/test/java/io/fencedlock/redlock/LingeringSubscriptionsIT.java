@@ -74,32 +74,56 @@ final class LingeringSubscriptionsIT {
   }
 
   /**
-   * A wait that starts while the client listens on the lock's channels queues on the lead node with
-   * its first attempt: one script there, where a client that must subscribe first sends a second
-   * attempt once subscribed.
+   * A wait that ends without the lock unsubscribes at once: its client may still be queued on the
+   * lead node, and a client that does not listen is passed over there, where one that listens is
+   * named and must tell everyone instead.
    */
   @Test
-  void aWaitThatStartsWhileListening_queuesWithItsFirstAttempt() throws Exception {
-    String resource = "linger:first-attempt";
+  void aWaitThatGaveUp_unsubscribesAtOnce() throws Exception {
+    String resource = "linger:gave-up";
+    HeldSweeps sweeps = new HeldSweeps();
     try (Redlock holder = client();
-        Redlock waiter = client(new HeldSweeps())) {
-      waitAndTake(holder, waiter, resource);
+        Redlock waiter = client(sweeps)) {
       Lease held = holder.acquire(resource, TTL, Duration.ZERO);
-      long onLead = Cluster.evalshaCalls(lead(resource));
-
       CompletableFuture<Lease> waiting = startWaiting(waiter, resource);
-      assertThat(Cluster.evalshaCalls(lead(resource)) - onLead)
-          .as("the waiter's attempts on the lead node")
-          .isEqualTo(1);
 
+      waiting.cancel(false);
+      await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) == 0);
+      await().atMost(Timing.AWAIT).until(() -> listeningOnTheLead(resource) == 0);
+      assertThat(sweeps.runSweeps()).as("nothing lingers: no sweep scheduled").isZero();
       held.release();
-      waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).release();
+    }
+  }
+
+  /**
+   * A lingering subscription is made afresh by a wait that comes more than {@link
+   * ReleaseWaiters#RENEW_AFTER_NANOS} after it was made, so that a node that never confirmed it is
+   * asked again; the waiting client's clock is a {@link FakeTicker} the test moves.
+   */
+  @Test
+  void aLingeringSubscriptionOlderThanTheRenewal_isMadeAfresh() throws Exception {
+    String resource = "linger:renewed";
+    FakeTicker clock = new FakeTicker();
+    try (Redlock holder = client();
+        Redlock waiter = client(new HeldSweeps(), clock)) {
+      waitAndTake(holder, waiter, resource);
+      long subscribes = Cluster.commandCalls(nodes, "subscribe");
+      waitAndTake(holder, waiter, resource);
+      assertThat(Cluster.commandCalls(nodes, "subscribe")).isEqualTo(subscribes);
+
+      clock.advance(Duration.ofNanos(ReleaseWaiters.RENEW_AFTER_NANOS + 1));
+      waitAndTake(holder, waiter, resource);
+      assertThat(Cluster.commandCalls(nodes, "subscribe") - subscribes)
+          .as("both channels on every node, again")
+          .isEqualTo(10);
+      assertThat(Cluster.releaseSubscribers(nodes, resource)).isEqualTo(5);
     }
   }
 
   /**
    * {@code holder} takes the lock, {@code waiter} waits for it (and queues on the lead node), the
-   * holder releases, and the waiter, named by the lead, takes the lock and releases it.
+   * holder releases, and the waiter, named by the lead, takes the lock and releases it: its wait
+   * ended with the lock, so its subscriptions linger.
    */
   private static void waitAndTake(Redlock holder, Redlock waiter, String resource)
       throws Exception {
@@ -143,12 +167,21 @@ final class LingeringSubscriptionsIT {
   }
 
   private static Redlock client(HeldSweeps sweeps) {
-    RedlockConfig config = config();
+    return client(sweeps, Ticker.system());
+  }
+
+  private static Redlock client(HeldSweeps sweeps, Ticker ticker) {
+    RedlockConfig config = config(ticker);
     return Redlock.create(config, RespNodeDriver.open(config), sweeps.environment());
   }
 
   private static RedlockConfig config() {
+    return config(Ticker.system());
+  }
+
+  private static RedlockConfig config(Ticker ticker) {
     return RedlockConfig.builder()
+        .ticker(ticker)
         .nodes(nodes.uris())
         .nodeTimeout(LockTiming.NODE_TIMEOUT)
         .connectTimeout(Timing.AWAIT)

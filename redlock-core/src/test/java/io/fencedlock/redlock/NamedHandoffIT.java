@@ -134,25 +134,48 @@ final class NamedHandoffIT {
   }
 
   /**
-   * A client whose acquire ended while it was queued still listens for a while (its subscriptions
-   * linger, see ReleaseWaiters), so the lead may name it: it tells every waiting client instead, or
-   * they would sleep until their retry delay.
+   * A client that won the lock keeps listening for a while (its subscriptions linger, see
+   * ReleaseWaiters); if it is still queued on the lead (granted without the lead, say; here the
+   * test queues it again by hand) the lead names it, and it tells every waiting client instead, or
+   * they would sleep until their retry delay. Its sweeps are held, so it still listens.
    */
   @Test
   void aNamedClientThatNoLongerWaits_passesTheReleaseOnToEveryone() throws Exception {
     String resource = "named:pass-on";
+    RedlockConfig lingering = config(new LockSteps());
     try (Redlock a = client();
-        Redlock b = client();
+        Redlock b =
+            Redlock.create(
+                lingering, RespNodeDriver.open(lingering), new HeldSweeps().environment());
         Redlock c = client()) {
       Lease held = a.acquire(resource, TTL, Duration.ZERO);
-      CompletableFuture<Lease> cancelled = queue(b, resource, 1);
-      CompletableFuture<Lease> waiting = queue(c, resource, 2);
-      cancelled.cancel(false); // b's only waiter of the lock: b stays queued, and listening
-      assertThat(listeningOnTheLead(resource)).isEqualTo(2);
+      CompletableFuture<Lease> bWaits = queue(b, resource, 1);
+      String bId = queue(resource).get(0);
+      held.release();
+      bWaits.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).release();
+      Cluster.awaitNoKey(nodes, resource);
 
-      held.release(); // the lead names b, first in its queue
+      Lease again = a.acquire(resource, TTL, Duration.ZERO);
+      CompletableFuture<Lease> waiting =
+          c.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2)).toCompletableFuture();
+      // c queued, and listening beside b, whose subscriptions linger
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> queued(resource) == 1 && listeningOnTheLead(resource) == 2);
+      String cScore =
+          (String)
+              lead(resource).command("ZSCORE", NodeKeys.waiters(resource), queue(resource).get(0));
+      lead(resource)
+          .command(
+              "ZADD",
+              NodeKeys.waiters(resource),
+              Long.toString((long) Double.parseDouble(cScore) - 1),
+              bId);
+      assertThat(queue(resource).get(0)).isEqualTo(bId);
+
+      again.release(); // the lead names b, first in its queue and listening
       Lease lease = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-      assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(lease.fencingToken()).isGreaterThan(again.fencingToken());
       assertThat(queued(resource)).as("b named and c granted on the lead").isZero();
       lease.release();
     }
@@ -166,7 +189,8 @@ final class NamedHandoffIT {
   @Test
   void theLeadIsToldOfTheReleaseFirst() throws Exception {
     String resource = resourceLedBy(4, "named:lead-first");
-    RedlockConfig config = config(new LockSteps());
+    LockSteps steps = new LockSteps();
+    RedlockConfig config = config(steps);
     List<String> releases = new CopyOnWriteArrayList<>();
     RespNodeDriver real = RespNodeDriver.open(config);
     NodeDriver recorded =
@@ -186,6 +210,8 @@ final class NamedHandoffIT {
                 });
     try (Redlock a = Redlock.create(config, recorded, Environment.system())) {
       Lease held = a.acquire(resource, TTL, Duration.ZERO);
+      // every node's grant in, so that the lease knows it took the lead (node 4)
+      await().atMost(Timing.AWAIT).until(() -> steps.replies.get() == 5);
       held.release();
       assertThat(releases)
           .containsExactly(
