@@ -129,6 +129,29 @@ final class Cluster {
     return count;
   }
 
+  /** The lock's lead node: the node contended attempts ask first, and its waiter queue's home. */
+  static RedisNode lead(RedisNodes nodes, String resource) {
+    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
+    return nodes.node(LeadNode.pick(identities, resource));
+  }
+
+  /** {@code prefix} with a suffix that makes {@code node} the resource's lead node. */
+  static String resourceLedBy(RedisNodes nodes, int node, String prefix) {
+    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
+    for (int i = 0; ; i++) {
+      String resource = prefix + ":" + i;
+      if (LeadNode.pick(identities, resource) == node) {
+        return resource;
+      }
+    }
+  }
+
+  /** How many clients listen on their own channels of the lock on its lead node. */
+  static long listeningOnTheLead(RedisNodes nodes, String resource) {
+    String pattern = "fencedlock:next:" + resource + ":*";
+    return ((List<?>) lead(nodes, resource).command("PUBSUB", "CHANNELS", pattern)).size();
+  }
+
   static void awaitNoKey(RedisNodes nodes, String key) {
     await().atMost(Timing.AWAIT).until(() -> holding(nodes, key) == 0);
   }

@@ -332,8 +332,7 @@ final class ContendedAcquireIT {
   }
 
   private static RedisNode lead(String resource) {
-    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
-    return nodes.node(LeadNode.pick(identities, resource));
+    return Cluster.lead(nodes, resource);
   }
 
   /**

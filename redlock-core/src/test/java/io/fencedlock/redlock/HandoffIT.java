@@ -8,7 +8,6 @@ import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -209,8 +208,7 @@ final class HandoffIT {
    * replies; the few milliseconds the following INFO requests take cover that.
    */
   private static CompletableFuture<Lease> waitFor(Redlock redlock, String resource) {
-    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
-    RedisNode lead = nodes.node(LeadNode.pick(identities, resource));
+    RedisNode lead = Cluster.lead(nodes, resource);
     long scripts = Cluster.evalshaCalls(nodes);
     long onLead = Cluster.evalshaCalls(lead);
     CompletableFuture<Lease> waiter =

@@ -7,7 +7,6 @@ import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -88,7 +87,6 @@ final class LeadNodeFaultsIT {
   }
 
   private static RedisNode lead(RedisNodes nodes, String resource) {
-    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
-    return nodes.node(LeadNode.pick(identities, resource));
+    return Cluster.lead(nodes, resource);
   }
 }

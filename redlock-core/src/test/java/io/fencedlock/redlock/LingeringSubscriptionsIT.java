@@ -9,7 +9,6 @@ import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -153,13 +152,11 @@ final class LingeringSubscriptionsIT {
   }
 
   private static long listeningOnTheLead(String resource) {
-    String pattern = "fencedlock:next:" + resource + ":*";
-    return ((List<?>) lead(resource).command("PUBSUB", "CHANNELS", pattern)).size();
+    return Cluster.listeningOnTheLead(nodes, resource);
   }
 
   private static RedisNode lead(String resource) {
-    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
-    return nodes.node(LeadNode.pick(identities, resource));
+    return Cluster.lead(nodes, resource);
   }
 
   private static Redlock client() {

@@ -188,7 +188,7 @@ final class NamedHandoffIT {
    */
   @Test
   void theLeadIsToldOfTheReleaseFirst() throws Exception {
-    String resource = resourceLedBy(4, "named:lead-first");
+    String resource = Cluster.resourceLedBy(nodes, 4, "named:lead-first");
     LockSteps steps = new LockSteps();
     RedlockConfig config = config(steps);
     List<String> releases = new CopyOnWriteArrayList<>();
@@ -300,10 +300,8 @@ final class NamedHandoffIT {
     return Cluster.evalshaCalls(nodes) - before;
   }
 
-  /** How many clients listen on their own channels of the lock on its lead node. */
   private static long listeningOnTheLead(String resource) {
-    String pattern = "fencedlock:next:" + resource + ":*";
-    return ((List<?>) lead(resource).command("PUBSUB", "CHANNELS", pattern)).size();
+    return Cluster.listeningOnTheLead(nodes, resource);
   }
 
   /** The clients queued on the lead node, first first. */
@@ -318,8 +316,7 @@ final class NamedHandoffIT {
   }
 
   private static RedisNode lead(String resource) {
-    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
-    return nodes.node(LeadNode.pick(identities, resource));
+    return Cluster.lead(nodes, resource);
   }
 
   private static Redlock client() {
@@ -340,17 +337,6 @@ final class NamedHandoffIT {
         .retryJitter(Duration.ZERO)
         .maxLocalHandoffs(0)
         .build();
-  }
-
-  /** {@code prefix} with a suffix that makes {@code node} the resource's lead node. */
-  private static String resourceLedBy(int node, String prefix) {
-    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
-    for (int i = 0; ; i++) {
-      String resource = prefix + ":" + i;
-      if (LeadNode.pick(identities, resource) == node) {
-        return resource;
-      }
-    }
   }
 
   /** Counts a client's lock-step replies: each attempt it makes adds one per node it asked. */

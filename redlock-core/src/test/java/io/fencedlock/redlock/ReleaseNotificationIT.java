@@ -74,7 +74,7 @@ final class ReleaseNotificationIT {
   @Test
   void acquire_releaseReachesAMinorityFirst_triesOnceAQuorumHasReleased(TestInfo test)
       throws Exception {
-    String resource = resourceLedBy(0, "notify:" + test.getDisplayName());
+    String resource = Cluster.resourceLedBy(nodes, 0, "notify:" + test.getDisplayName());
     // Long enough that the one retry, sent to five live nodes, does not time out on a loaded
     // machine: nothing but the endless retry delay would wake the waiter again.
     Duration nodeTimeout = Timing.scaled(Duration.ofSeconds(1));
@@ -170,16 +170,5 @@ final class ReleaseNotificationIT {
 
   private static long subscribers(String resource) {
     return Cluster.releaseSubscribers(nodes, resource);
-  }
-
-  /** {@code prefix} with a suffix that makes {@code node} the resource's lead node. */
-  private static String resourceLedBy(int node, String prefix) {
-    List<String> identities = nodes.uris().stream().map(LeadNode::identity).toList();
-    for (int i = 0; ; i++) {
-      String resource = prefix + ":" + i;
-      if (LeadNode.pick(identities, resource) == node) {
-        return resource;
-      }
-    }
   }
 }
