@@ -53,9 +53,11 @@ import org.jspecify.annotations.Nullable;
  * may still be queued on the lead node, which then passes it over instead of naming it. A lingering
  * subscription is made afresh when a wait would reuse it after {@link #RENEW_AFTER_NANOS}, so that
  * one a node never confirmed (a feed need not subscribe again by itself) is not kept longer than
- * that. Messages heard while nobody waits are counted, not acted on. A client that got the lock
- * without the lead node's grant may still be queued there, and is named while it lingers: it passes
- * the release on, as above.
+ * that; a lock that always has a waiter of this client keeps its first subscription, as before.
+ * Release copies heard while nobody waits are counted, not acted on (a naming message is passed on,
+ * as above), and a renewed subscription keeps the count. A client that got the lock without the
+ * lead node's grant may still be queued there, and is named while it lingers: it passes the release
+ * on, as above.
  *
  * <p>The same line of waiters serves local handoffs, the policy that passes a lock between this
  * client's own leases and waiters: a lease that is released while a waiter of its lock is between
@@ -223,16 +225,22 @@ final class ReleaseWaiters {
     boolean first;
     synchronized (this) {
       channel = channels.get(name);
+      Channel renewed = null;
       if (channel != null
           && idle.remove(channel)
           && (channel.subscribed.isCompletedExceptionally()
               || ticker.read() - channel.subscribedAt > RENEW_AFTER_NANOS)) {
         drop(channel); // subscribe afresh
+        renewed = channel;
         channel = null;
       }
       first = channel == null;
       if (first) {
         channel = new Channel(name, ReleaseChannel.named(lockKey, clientId), ticker.read());
+        if (renewed != null) { // the copies of a release heard so far still count
+          channel.lastReleasedOwner = renewed.lastReleasedOwner;
+          channel.copiesOfLastRelease = renewed.copiesOfLastRelease;
+        }
         channels.put(name, channel);
         byOwnChannel.put(channel.own, channel);
       }
@@ -335,11 +343,11 @@ final class ReleaseWaiters {
     if (sweepScheduled || idle.isEmpty()) {
       return;
     }
+    sweepScheduled = true; // before: a scheduler may run the sweep at once
     try {
       timer.schedule(new Sweep(this), LINGER_NANOS);
-      sweepScheduled = true;
     } catch (RejectedExecutionException closed) {
-      // the client is closing: its feed goes with its connections
+      sweepScheduled = false; // the client is closing: its feed goes with its connections
     }
   }
 

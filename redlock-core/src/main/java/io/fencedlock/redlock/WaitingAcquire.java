@@ -195,6 +195,11 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
           if (bug != null) {
             result.completeExceptionally(bug);
           } else if (outcome instanceof AcquireAttempt.Acquired acquired) {
+            if (w != null) {
+              // Got the lock: its subscriptions may linger. Ended before the caller can see the
+              // lease, so that the client waits for the lock again on the same subscriptions.
+              w.end(true);
+            }
             if (!result.complete(acquired.lease())) {
               acquired.lease().releaseAsync(); // the caller gave up meanwhile
             }
@@ -239,8 +244,9 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
     if (waiter == null) {
       ReleaseWaiters.Waiter w = waiters.register(ctx.keys().lockKey(resource), this);
       waiter = w;
-      // Stops waiting when this acquire ends; at once if it was cancelled while registering.
-      result.whenComplete((lease, e) -> w.end(e == null));
+      // Stops waiting when this acquire ends without the lock (a grant ended it already, see
+      // run); at once if it was cancelled while registering.
+      result.whenComplete((lease, e) -> w.close());
       if (result.isDone()) {
         return;
       }
