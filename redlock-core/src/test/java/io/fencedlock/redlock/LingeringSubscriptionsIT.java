@@ -73,6 +73,26 @@ final class LingeringSubscriptionsIT {
   }
 
   /**
+   * At most {@link ReleaseWaiters#MAX_IDLE_LOCKS} locks keep their subscriptions without a waiter:
+   * one more, and the lock idle longest unsubscribes, with no sweep run.
+   */
+  @Test
+  void pastTheCapOfIdleLocks_theLongestIdleUnsubscribes() throws Exception {
+    try (Redlock holder = client();
+        Redlock waiter = client(new HeldSweeps())) {
+      for (int i = 0; i <= ReleaseWaiters.MAX_IDLE_LOCKS; i++) {
+        waitAndTake(holder, waiter, "linger:cap:" + i);
+      }
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.releaseSubscribers(nodes, "linger:cap:0") == 0);
+      assertThat(Cluster.releaseSubscribers(nodes, "linger:cap:1")).isEqualTo(5);
+      assertThat(Cluster.releaseSubscribers(nodes, "linger:cap:" + ReleaseWaiters.MAX_IDLE_LOCKS))
+          .isEqualTo(5);
+    }
+  }
+
+  /**
    * A wait that ends without the lock unsubscribes at once: its client may still be queued on the
    * lead node, and a client that does not listen is passed over there, where one that listens is
    * named and must tell everyone instead.
@@ -132,7 +152,10 @@ final class LingeringSubscriptionsIT {
     Lease lease = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
     assertThat(lease.fencingToken()).isEqualTo(held.fencingToken() + 1);
     lease.release();
-    Cluster.awaitNoKey(nodes, resource);
+    await()
+        .atMost(Timing.AWAIT)
+        .pollInterval(Timing.POLL)
+        .until(() -> Cluster.holding(nodes, resource) == 0);
   }
 
   /** Starts an acquire of a held lock and returns once its client is queued on the lead node. */
@@ -143,6 +166,7 @@ final class LingeringSubscriptionsIT {
             .toCompletableFuture();
     await()
         .atMost(Timing.AWAIT)
+        .pollInterval(Timing.POLL)
         .until(
             () ->
                 (Long) lead(resource).command("ZCARD", NodeKeys.waiters(resource)) == 1
