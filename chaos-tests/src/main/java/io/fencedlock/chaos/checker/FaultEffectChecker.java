@@ -144,6 +144,15 @@ public final class FaultEffectChecker implements Checker {
       // writes of unknown outcome is checked over a campaign's storage runs together.
       return false;
     }
+    String fault = start.stringValue(Fields.FAULT);
+    if (kind.equals("kill-nodes") && fault.endsWith("IMMEDIATE") && !fault.contains("NONE")) {
+      // The same for nodes restarted at once with their data: nothing marks them (an empty node
+      // answers without its marker, which the clients report), and clients that wait to be named
+      // send no request for a while; seed -3953897435115058148 of minority-faults killed node 3
+      // so, and no client's request met the gap (the same on the code before lingering
+      // subscriptions, d842ca1).
+      return false;
+    }
     if (kind.equals("latency")) {
       return start.longValue(Fields.LATENCY_MILLIS, 0) >= nodeTimeoutMillis
           && !start.stringValue(Fields.TARGETS).contains("storage");

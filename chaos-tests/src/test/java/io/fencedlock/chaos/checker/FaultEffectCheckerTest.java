@@ -87,6 +87,45 @@ final class FaultEffectCheckerTest {
   }
 
   @Test
+  void check_nodesKilledAndBackAtOnceWithTheirData_notRequiredToShow() {
+    CheckResult r = checker.check(nodesKilled("restart AOF_ALWAYS IMMEDIATE").build());
+
+    assertThat(r.verdict()).isEqualTo(Verdict.TRUE);
+    assertThat(r.metrics()).containsEntry("faultsNotObservable", 1L);
+  }
+
+  @Test
+  void check_nodesKilledAndBackAtOnceEmpty_stillRequiredToShow() {
+    // an empty node answers without its marker, which the clients report
+    CheckResult r = checker.check(nodesKilled("restart NONE IMMEDIATE").build());
+
+    assertThat(r.verdict()).isEqualTo(Verdict.FALSE);
+    assertThat(r.metrics()).containsEntry("faultsMissed", 1L);
+  }
+
+  @Test
+  void check_nodesKilledUntilTheHeal_stillRequiredToShow() {
+    CheckResult r = checker.check(nodesKilled("restart AOF_ALWAYS AT_HEAL").build());
+
+    assertThat(r.verdict()).isEqualTo(Verdict.FALSE);
+    assertThat(r.metrics()).containsEntry("faultsMissed", 1L);
+  }
+
+  /** Node 3 killed from 0 to 50 with {@code restart}, and no client reporting a failure. */
+  private static Histories nodesKilled(String restart) {
+    var h = new Histories();
+    Map<String, Object> v = new HashMap<>();
+    v.put(Fields.KIND, "kill-nodes");
+    v.put(Fields.FAULT_ID, 0L);
+    v.put(Fields.TARGETS, "n3");
+    v.put(Fields.FAULT, "kill -9 nodes [3], " + restart);
+    h.op(0, OpType.INVOKE, Op.NEMESIS, Fn.FAULT_START, v);
+    h.op(0, OpType.OK, Op.NEMESIS, Fn.FAULT_START, v);
+    h.op(50, OpType.INVOKE, Op.NEMESIS, Fn.FAULT_STOP, v);
+    return h.op(50, OpType.OK, Op.NEMESIS, Fn.FAULT_STOP, v);
+  }
+
+  @Test
   void check_storageLinkCutWhileItsClientSentNothing_notRequiredToShow() {
     var h = new Histories();
     fault(h, 0, 50, "partition", "c1>storage");
