@@ -152,6 +152,19 @@ final class Cluster {
     return ((List<?>) lead(nodes, resource).command("PUBSUB", "CHANNELS", pattern)).size();
   }
 
+  /**
+   * A client of {@code nodes} whose waiters retry only when a release wakes them: their retry delay
+   * ({@code neverInTheTest}) is far longer than any await bound of the test.
+   */
+  static RedlockConfig.Builder wokenOnly(RedisNodes nodes, Duration neverInTheTest) {
+    return RedlockConfig.builder()
+        .nodes(nodes.uris())
+        .nodeTimeout(LockTiming.NODE_TIMEOUT)
+        .connectTimeout(Timing.AWAIT)
+        .retryDelay(neverInTheTest)
+        .retryJitter(Duration.ZERO);
+  }
+
   static void awaitNoKey(RedisNodes nodes, String key) {
     await().atMost(Timing.AWAIT).until(() -> holding(nodes, key) == 0);
   }

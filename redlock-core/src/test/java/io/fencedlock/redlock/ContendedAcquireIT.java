@@ -288,7 +288,8 @@ final class ContendedAcquireIT {
       throws Exception {
     String resource = "contended:lead-behind:" + fenced;
     try (Redlock holder = Redlock.create(Cluster.config(nodes).fencing(fenced).build());
-        Redlock other = Redlock.create(waiterConfigBuilder().fencing(fenced).build())) {
+        Redlock other =
+            Redlock.create(Cluster.wokenOnly(nodes, NEVER_IN_THIS_TEST).fencing(fenced).build())) {
       Lease held = holder.acquire(resource, TTL, LockTiming.RETRY_WAIT);
       RedisNode lead = lead(resource);
       String step = fenced ? "evalsha" : "set";
@@ -318,19 +319,10 @@ final class ContendedAcquireIT {
   }
 
   private static RedlockConfig waiterConfig() {
-    return waiterConfigBuilder().build();
+    return Cluster.wokenOnly(nodes, NEVER_IN_THIS_TEST).build();
   }
 
   /** A waiter whose retry delay never comes in a test: every retry is started by a message. */
-  private static RedlockConfig.Builder waiterConfigBuilder() {
-    return RedlockConfig.builder()
-        .nodes(nodes.uris())
-        .nodeTimeout(LockTiming.NODE_TIMEOUT)
-        .connectTimeout(Timing.AWAIT)
-        .retryDelay(NEVER_IN_THIS_TEST)
-        .retryJitter(Duration.ZERO);
-  }
-
   private static RedisNode lead(String resource) {
     return Cluster.lead(nodes, resource);
   }

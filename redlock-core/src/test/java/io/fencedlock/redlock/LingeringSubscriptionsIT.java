@@ -201,14 +201,6 @@ final class LingeringSubscriptionsIT {
   }
 
   private static RedlockConfig config(Ticker ticker) {
-    return RedlockConfig.builder()
-        .ticker(ticker)
-        .nodes(nodes.uris())
-        .nodeTimeout(LockTiming.NODE_TIMEOUT)
-        .connectTimeout(Timing.AWAIT)
-        .retryDelay(NEVER_IN_THIS_TEST)
-        .retryJitter(Duration.ZERO)
-        .maxLocalHandoffs(0)
-        .build();
+    return Cluster.wokenOnly(nodes, NEVER_IN_THIS_TEST).ticker(ticker).maxLocalHandoffs(0).build();
   }
 }

@@ -328,15 +328,7 @@ final class NamedHandoffIT {
   }
 
   private static RedlockConfig config(LockSteps steps) {
-    return RedlockConfig.builder()
-        .metrics(steps)
-        .nodes(nodes.uris())
-        .nodeTimeout(LockTiming.NODE_TIMEOUT)
-        .connectTimeout(Timing.AWAIT)
-        .retryDelay(NEVER_IN_THIS_TEST)
-        .retryJitter(Duration.ZERO)
-        .maxLocalHandoffs(0)
-        .build();
+    return Cluster.wokenOnly(nodes, NEVER_IN_THIS_TEST).metrics(steps).maxLocalHandoffs(0).build();
   }
 
   /** Counts a client's lock-step replies: each attempt it makes adds one per node it asked. */
