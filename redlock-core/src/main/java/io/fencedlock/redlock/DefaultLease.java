@@ -391,11 +391,24 @@ final class DefaultLease implements Lease {
     return handoff.predecessorReleased();
   }
 
-  /** The release on the nodes, announced; with the token, if fenced, for the lead node's naming. */
+  /**
+   * The release on the nodes, announced; with the token, if fenced, for the lead node's naming. On
+   * a lock this client met a rival on lately, the lead is asked first: when it names a waiter, that
+   * waiter's step deletes this lease's key on the other nodes (see {@link Nodes#releaseLease}).
+   */
   private CompletableFuture<?> releaseEverywhere() {
+    boolean contended =
+        ctx.hints()
+            .metRivalWithin(resource, ctx.ticker().read(), WaitingAcquire.RIVAL_MEMORY_NANOS);
     return ctx.nodes()
         .releaseLease(
-            lockKey, owner, acquireSettled, acquireSent, isFenced(), isFenced() ? token : 0);
+            lockKey,
+            owner,
+            acquireSettled,
+            acquireSent,
+            isFenced(),
+            isFenced() ? token : 0,
+            contended ? ctx.env().scheduler() : null);
   }
 
   /**

@@ -5,6 +5,7 @@ import io.fencedlock.redlock.spi.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,6 +50,21 @@ final class Nodes {
 
   private volatile boolean closed;
 
+  /** Set when closing starts: from then on no delete is held back. */
+  private volatile boolean closing;
+
+  /**
+   * A naming release's reply value from the lead node when it named a waiter (see {@link
+   * #holdBackUntilNamed}); 1 when it deleted and named nobody.
+   */
+  private static final long NAMED_A_WAITER = 2;
+
+  /** How long a naming release holds back its other deletes at most (the node timeout). */
+  private final long nodeTimeoutNanos;
+
+  /** The held-back deletes of naming releases ({@link #holdBackUntilNamed}); sent on close. */
+  private final Set<CompletableFuture<Void>> heldBack = ConcurrentHashMap.newKeySet();
+
   /**
    * Releases whose slower nodes have not answered yet, attempts in flight, and local handoffs;
    * {@link #closeAsync} waits for them.
@@ -67,6 +83,7 @@ final class Nodes {
     this.replies = new Replies(config.nodeTimeout());
     this.quorum = config.quorum();
     this.closeWaitNanos = callBoundNanos(config);
+    this.nodeTimeoutNanos = config.nodeTimeout().toNanos();
     List<String> identities = config.nodes().stream().map(LeadNode::identity).toList();
     this.leadNode = new LeadNode(identities.size(), identities::get, config.ticker());
   }
@@ -178,7 +195,15 @@ final class Nodes {
       boolean announce) {
     List<CompletableFuture<NodeReply>> calls =
         deleteEverywhere(
-            lockKey, owner, announce, -1, 0, settledPerNode, sentPerNode, refusalsProveAbsence);
+            lockKey,
+            owner,
+            announce,
+            -1,
+            0,
+            settledPerNode,
+            sentPerNode,
+            refusalsProveAbsence,
+            null);
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
@@ -194,6 +219,13 @@ final class Nodes {
    * see {@link ReleaseWaiters}); should the lead not delete (wiped, paused, down), the other nodes
    * announce to every waiting client once the release is decided ({@link #announceForTheLead}).
    * Otherwise every node that deletes announces, and a waiting client acts on a quorum of copies.
+   *
+   * <p>With {@code leadFirst} (the releasing client met a rival on the lock lately, so waiters may
+   * be queued), a naming release holds back its deletes on the other nodes until the lead node has
+   * answered, and for a node timeout more if it named a waiter ({@link #holdBackUntilNamed}); the
+   * release then completes with the lead's reply, as the lock has passed to the named client, whose
+   * step deletes the key elsewhere. A lead that named nobody, did not delete or did not answer
+   * costs the release that answer's wait before the other deletes go.
    */
   CompletableFuture<?> releaseLease(
       String lockKey,
@@ -201,10 +233,13 @@ final class Nodes {
       List<CompletableFuture<NodeReply>> settledPerNode,
       IntPredicate sentPerNode,
       boolean refusalsProveAbsence,
-      long token) {
+      long token,
+      @Nullable Scheduler leadFirst) {
     CompletableFuture<Void> allDone = new CompletableFuture<>();
     awaitOnClose(allDone); // before sending, so a close() from now on waits for the deletes
     int namingNode = token > 0 ? leadIfTaken(lockKey, settledPerNode) : -1;
+    CompletableFuture<Void> othersGo =
+        namingNode >= 0 && leadFirst != null ? new CompletableFuture<>() : null;
     List<CompletableFuture<NodeReply>> calls =
         deleteEverywhere(
             lockKey,
@@ -214,13 +249,76 @@ final class Nodes {
             token,
             settledPerNode,
             sentPerNode,
-            refusalsProveAbsence);
+            refusalsProveAbsence,
+            othersGo);
     CompletableFuture<QuorumRound.Result> decided =
         QuorumRound.decide(all(), calls, quorum, allDone);
-    if (namingNode >= 0) {
-      announceForTheLead(lockKey, owner, namingNode, calls.get(namingNode), decided);
+    if (namingNode < 0) {
+      return decided;
     }
-    return decided;
+    CompletableFuture<NodeReply> leadRelease = calls.get(namingNode);
+    announceForTheLead(lockKey, owner, namingNode, leadRelease, decided);
+    if (othersGo == null) {
+      return decided;
+    }
+    holdBackUntilNamed(othersGo, leadRelease, leadFirst);
+    return leadRelease.thenCompose(
+        reply ->
+            reply.value() == NAMED_A_WAITER
+                ? CompletableFuture.completedFuture(null)
+                : decided.thenApply(result -> null));
+  }
+
+  /**
+   * Holds back a naming release's deletes on the nodes other than the lead ({@code othersGo}) while
+   * the lead may name a waiter, and for a node timeout after it did: the named client's lock step
+   * deletes the released owner's key on every node itself (acquire.lua's ARGV[5]), so these deletes
+   * only matter if it never comes (crashed, paused, cut off). Sent at once, they would reach the
+   * nodes while the named client's step does, and on hosts whose cores the nodes share (here: five
+   * servers on two cores), their scripts delay that step. Released at once when the lead did not
+   * name a waiter (who wakes then also deletes, but a lock nobody waits for must be free at once),
+   * or when the client closes.
+   */
+  private void holdBackUntilNamed(
+      CompletableFuture<Void> othersGo,
+      CompletableFuture<NodeReply> leadRelease,
+      Scheduler timers) {
+    heldBack.add(othersGo);
+    othersGo.whenComplete((ignored, failure) -> heldBack.remove(othersGo));
+    Scheduler.Task backstop;
+    try {
+      backstop = timers.schedule(new HeldBackDeletes(othersGo), nodeTimeoutNanos);
+    } catch (RejectedExecutionException closing) {
+      othersGo.complete(null);
+      return;
+    }
+    leadRelease.thenAccept(
+        reply -> {
+          if (reply.value() != NAMED_A_WAITER) {
+            backstop.cancel();
+            othersGo.complete(null);
+          }
+        });
+    if (closed || closing) {
+      othersGo.complete(null); // closeAsync may have flushed before this was registered
+    }
+  }
+
+  /**
+   * The task that sends a naming release's held-back deletes once the hold is over; a type of its
+   * own, so that tests can tell it.
+   */
+  static final class HeldBackDeletes implements Runnable {
+    private final CompletableFuture<Void> othersGo;
+
+    private HeldBackDeletes(CompletableFuture<Void> othersGo) {
+      this.othersGo = othersGo;
+    }
+
+    @Override
+    public void run() {
+      othersGo.complete(null);
+    }
   }
 
   /**
@@ -330,31 +428,47 @@ final class Nodes {
       long token,
       List<CompletableFuture<NodeReply>> settledPerNode,
       IntPredicate sentPerNode,
-      boolean refusalsProveAbsence) {
+      boolean refusalsProveAbsence,
+      @Nullable CompletableFuture<Void> othersGo) {
     String announceOn = announce ? ReleaseChannel.of(lockKey) : null;
-    return afterEachSettled(
-        settledPerNode,
-        sentPerNode,
-        refusalsProveAbsence,
-        namingNode, // its announcement is what the next holder waits for
+    IntFunction<CompletableFuture<NodeReply>> release =
         node ->
-            call(
-                node,
-                d ->
-                    node == namingNode && announceOn != null
-                        ? d.releaseNamingNext(
+            node == namingNode && announceOn != null
+                ? call(
+                    node,
+                    d ->
+                        d.releaseNamingNext(
                             node,
                             lockKey,
                             owner,
                             announceOn,
                             ReleaseChannel.namedPrefix(lockKey),
-                            token)
-                        // with a naming node, it alone announces
-                        : d.release(node, lockKey, owner, namingNode < 0 ? announceOn : null),
-                deleted ->
-                    deleted
-                        ? NodeReply.granted(node, 1)
-                        : NodeReply.of(node, NodeStatus.REFUSED, "not ours")));
+                            token),
+                    outcome ->
+                        switch (outcome) {
+                          case NAMED -> NodeReply.granted(node, NAMED_A_WAITER);
+                          case TOLD_EVERYONE -> NodeReply.granted(node, 1);
+                          case KEPT -> NodeReply.of(node, NodeStatus.REFUSED, "not ours");
+                        })
+                : call(
+                    node,
+                    // with a naming node, it alone announces
+                    d -> d.release(node, lockKey, owner, namingNode < 0 ? announceOn : null),
+                    deleted ->
+                        deleted
+                            ? NodeReply.granted(node, 1)
+                            : NodeReply.of(node, NodeStatus.REFUSED, "not ours"));
+    return afterEachSettled(
+        settledPerNode,
+        sentPerNode,
+        refusalsProveAbsence,
+        namingNode, // its announcement is what the next holder waits for
+        othersGo == null
+            ? release
+            : node ->
+                node == namingNode
+                    ? release.apply(node)
+                    : othersGo.thenCompose(go -> release.apply(node)));
   }
 
   /**
@@ -441,6 +555,10 @@ final class Nodes {
    * #callBoundNanos}, timed on {@code timers}), then closes the driver. Never fails.
    */
   CompletableFuture<Void> closeAsync(Scheduler timers) {
+    closing = true;
+    for (CompletableFuture<Void> deletes : List.copyOf(heldBack)) {
+      deletes.complete(null); // nothing is held back once closing: the deletes go now
+    }
     CompletableFuture<Void> bound = new CompletableFuture<>();
     try {
       timers.schedule(() -> bound.complete(null), closeWaitNanos);

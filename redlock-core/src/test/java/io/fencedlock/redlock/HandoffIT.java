@@ -179,7 +179,7 @@ final class HandoffIT {
   }
 
   /**
-   * A client whose subscriptions, once a wait ended, linger until it closes ({@link HeldSweeps}).
+   * A client whose subscriptions, once a wait ended, linger until it closes ({@link HeldTasks}).
    */
   private static Redlock client(boolean fenced, int maxLocalHandoffs, Duration nodeTimeout) {
     RedlockConfig config =
@@ -192,7 +192,7 @@ final class HandoffIT {
             .fencing(fenced)
             .maxLocalHandoffs(maxLocalHandoffs)
             .build();
-    return Redlock.create(config, RespNodeDriver.open(config), new HeldSweeps().environment());
+    return Redlock.create(config, RespNodeDriver.open(config), HeldTasks.sweeps().environment());
   }
 
   /**

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * A client keeps its subscriptions to a lock's channels for a while after its last waiter of the
  * lock left ({@link ReleaseWaiters#LINGER_NANOS}): the contenders of a busy lock wait for it again
  * a lease later, and subscribing again costs every node two commands each time. The waiting client
- * here holds its sweeps of idle subscriptions back ({@link HeldSweeps}), so the test says when the
+ * here holds its sweeps of idle subscriptions back ({@link HeldTasks}), so the test says when the
  * linger is over. Retry delays are far longer than the await bound.
  */
 final class LingeringSubscriptionsIT {
@@ -47,7 +47,7 @@ final class LingeringSubscriptionsIT {
   void aClientThatWaitsForALockAgain_subscribesOnce_andUnsubscribesOnceTheLingerIsOver()
       throws Exception {
     String resource = "linger:again";
-    HeldSweeps sweeps = new HeldSweeps();
+    HeldTasks sweeps = HeldTasks.sweeps();
     try (Redlock holder = client();
         Redlock waiter = client(sweeps)) {
       waitAndTake(holder, waiter, resource);
@@ -61,14 +61,14 @@ final class LingeringSubscriptionsIT {
           .as("the second wait subscribed to nothing")
           .isEqualTo(subscribes);
 
-      assertThat(sweeps.runSweeps()).isEqualTo(1);
+      assertThat(sweeps.runHeld()).isEqualTo(1);
       assertThat(Cluster.releaseSubscribers(nodes, resource))
           .as("idle for less than a linger at the first sweep: kept")
           .isEqualTo(5);
-      assertThat(sweeps.runSweeps()).isEqualTo(1);
+      assertThat(sweeps.runHeld()).isEqualTo(1);
       await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) == 0);
       await().atMost(Timing.AWAIT).until(() -> listeningOnTheLead(resource) == 0);
-      assertThat(sweeps.runSweeps()).as("nothing left to sweep: no sweep scheduled").isZero();
+      assertThat(sweeps.runHeld()).as("nothing left to sweep: no sweep scheduled").isZero();
     }
   }
 
@@ -79,7 +79,7 @@ final class LingeringSubscriptionsIT {
   @Test
   void pastTheCapOfIdleLocks_theLongestIdleUnsubscribes() throws Exception {
     try (Redlock holder = client();
-        Redlock waiter = client(new HeldSweeps())) {
+        Redlock waiter = client(HeldTasks.sweeps())) {
       for (int i = 0; i <= ReleaseWaiters.MAX_IDLE_LOCKS; i++) {
         waitAndTake(holder, waiter, "linger:cap:" + i);
       }
@@ -100,7 +100,7 @@ final class LingeringSubscriptionsIT {
   @Test
   void aWaitThatGaveUp_unsubscribesAtOnce() throws Exception {
     String resource = "linger:gave-up";
-    HeldSweeps sweeps = new HeldSweeps();
+    HeldTasks sweeps = HeldTasks.sweeps();
     try (Redlock holder = client();
         Redlock waiter = client(sweeps)) {
       Lease held = holder.acquire(resource, TTL, Duration.ZERO);
@@ -109,7 +109,7 @@ final class LingeringSubscriptionsIT {
       waiting.cancel(false);
       await().atMost(Timing.AWAIT).until(() -> Cluster.releaseSubscribers(nodes, resource) == 0);
       await().atMost(Timing.AWAIT).until(() -> listeningOnTheLead(resource) == 0);
-      assertThat(sweeps.runSweeps()).as("nothing lingers: no sweep scheduled").isZero();
+      assertThat(sweeps.runHeld()).as("nothing lingers: no sweep scheduled").isZero();
       held.release();
     }
   }
@@ -124,7 +124,7 @@ final class LingeringSubscriptionsIT {
     String resource = "linger:renewed";
     FakeTicker clock = new FakeTicker();
     try (Redlock holder = client();
-        Redlock waiter = client(new HeldSweeps(), clock)) {
+        Redlock waiter = client(HeldTasks.sweeps(), clock)) {
       waitAndTake(holder, waiter, resource);
       long subscribes = Cluster.commandCalls(nodes, "subscribe");
       waitAndTake(holder, waiter, resource);
@@ -187,11 +187,11 @@ final class LingeringSubscriptionsIT {
     return Redlock.create(config());
   }
 
-  private static Redlock client(HeldSweeps sweeps) {
+  private static Redlock client(HeldTasks sweeps) {
     return client(sweeps, Ticker.system());
   }
 
-  private static Redlock client(HeldSweeps sweeps, Ticker ticker) {
+  private static Redlock client(HeldTasks sweeps, Ticker ticker) {
     RedlockConfig config = config(ticker);
     return Redlock.create(config, RespNodeDriver.open(config), sweeps.environment());
   }

@@ -146,7 +146,7 @@ final class NamedHandoffIT {
     try (Redlock a = client();
         Redlock b =
             Redlock.create(
-                lingering, RespNodeDriver.open(lingering), new HeldSweeps().environment());
+                lingering, RespNodeDriver.open(lingering), HeldTasks.sweeps().environment());
         Redlock c = client()) {
       Lease held = a.acquire(resource, TTL, Duration.ZERO);
       CompletableFuture<Lease> bWaits = queue(b, resource, 1);
@@ -184,7 +184,8 @@ final class NamedHandoffIT {
   /**
    * The releasing client writes to the nodes one after another; the lead's release, whose naming
    * the next holder waits for, goes first (here the lead is the last node, which a release in node
-   * order would tell last). The driver is the real one, with its release calls recorded.
+   * order would tell last). The client met no rival on the lock, so it sends the other deletes at
+   * once. The driver is the real one, with its release calls recorded.
    */
   @Test
   void theLeadIsToldOfTheReleaseFirst() throws Exception {
@@ -192,30 +193,121 @@ final class NamedHandoffIT {
     LockSteps steps = new LockSteps();
     RedlockConfig config = config(steps);
     List<String> releases = new CopyOnWriteArrayList<>();
-    RespNodeDriver real = RespNodeDriver.open(config);
-    NodeDriver recorded =
-        (NodeDriver)
-            Proxy.newProxyInstance(
-                NodeDriver.class.getClassLoader(),
-                new Class<?>[] {NodeDriver.class},
-                (proxy, method, args) -> {
-                  if (List.of("release", "releaseNamingNext").contains(method.getName())) {
-                    releases.add(method.getName() + "@" + args[0]);
-                  }
-                  try {
-                    return method.invoke(real, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
-    try (Redlock a = Redlock.create(config, recorded, Environment.system())) {
-      Lease held = a.acquire(resource, TTL, Duration.ZERO);
-      // every node's grant in, so that the lease knows it took the lead (node 4)
-      await().atMost(Timing.AWAIT).until(() -> steps.replies.get() == 5);
+    try (Redlock a = Redlock.create(config, recording(config, releases), Environment.system())) {
+      Lease held = acquireWithEveryGrantIn(a, resource, steps);
       held.release();
       assertThat(releases)
           .containsExactly(
               "releaseNamingNext@4", "release@0", "release@1", "release@2", "release@3");
+    }
+  }
+
+  /**
+   * A client that met a rival on the lock asks the lead alone first. The lead names the next
+   * client, whose step deletes the released key on the other nodes itself: so the release holds its
+   * other deletes back (they would reach the nodes with that step, and delay it on a host whose
+   * cores the nodes share) and completes with the lead's reply. The held-back deletes still go, a
+   * node timeout later (here: when the test runs them), and find nothing left.
+   */
+  @Test
+  void aContendedRelease_thatNamesAClient_leavesTheOtherDeletesToItsStep() throws Exception {
+    String resource = Cluster.resourceLedBy(nodes, 4, "named:held-back");
+    LockSteps steps = new LockSteps();
+    RedlockConfig config = config(steps);
+    List<String> releases = new CopyOnWriteArrayList<>();
+    HeldTasks holds = HeldTasks.heldBackDeletes();
+    try (Redlock a = Redlock.create(config, recording(config, releases), holds.environment());
+        Redlock b = client()) {
+      Lease held = acquireWithEveryGrantIn(a, resource, steps);
+      meetARival(a, resource);
+      CompletableFuture<Lease> waiting = queue(b, resource, 1);
+      releases.clear();
+
+      held.release();
+      assertThat(releases)
+          .as("the lead alone, which named b")
+          .containsExactly("releaseNamingNext@4");
+      Lease next = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(next.fencingToken()).isEqualTo(held.fencingToken() + 1);
+      assertThat(Cluster.holdingValue(nodes, resource, next.ownerId()))
+          .as("b's step deleted a's key on the 4 other nodes")
+          .isEqualTo(5);
+
+      assertThat(holds.runHeld()).isEqualTo(1);
+      await().atMost(Timing.AWAIT).until(() -> releases.size() == 5);
+      assertThat(releases).contains("release@0", "release@1", "release@2", "release@3");
+      assertThat(Cluster.holdingValue(nodes, resource, next.ownerId()))
+          .as("a's late deletes found b's key, not a's")
+          .isEqualTo(5);
+      next.release();
+    }
+  }
+
+  /**
+   * The named client may never step (crashed, paused, cut off): a release's held-back deletes then
+   * free the lock when their hold is over. Here the named "client" is a bare subscription.
+   */
+  @Test
+  void aNamedClientThatNeverSteps_theHeldBackDeletesFreeTheLock() throws Exception {
+    String resource = Cluster.resourceLedBy(nodes, 4, "named:silent");
+    LockSteps steps = new LockSteps();
+    RedlockConfig config = config(steps);
+    HeldTasks holds = HeldTasks.heldBackDeletes();
+    try (Redlock a = Redlock.create(config, RespNodeDriver.open(config), holds.environment());
+        RespNodeDriver silent = silentlyQueued(config, resource)) {
+      Lease held = acquireWithEveryGrantIn(a, resource, steps);
+      meetARival(a, resource);
+
+      held.release();
+      assertThat(queued(resource)).as("the silent client named").isZero();
+      assertThat(Cluster.holdingValue(nodes, resource, held.ownerId()))
+          .as("held back on the 4 other nodes")
+          .isEqualTo(4);
+      assertThat(holds.runHeld()).isEqualTo(1);
+      Cluster.awaitNoKey(nodes, resource);
+    }
+  }
+
+  /** A client that closes sends its held-back deletes at once, and waits for them. */
+  @Test
+  void closingWithDeletesHeldBack_sendsThemAtOnce() throws Exception {
+    String resource = Cluster.resourceLedBy(nodes, 4, "named:closing");
+    LockSteps steps = new LockSteps();
+    RedlockConfig config = config(steps);
+    HeldTasks holds = HeldTasks.heldBackDeletes();
+    try (RespNodeDriver silent = silentlyQueued(config, resource)) {
+      Redlock a = Redlock.create(config, RespNodeDriver.open(config), holds.environment());
+      Lease held = acquireWithEveryGrantIn(a, resource, steps);
+      meetARival(a, resource);
+      held.release();
+      assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(4);
+
+      a.close();
+      assertThat(Cluster.holding(nodes, resource)).as("deleted before close returned").isZero();
+    }
+  }
+
+  /**
+   * A contended release whose lead names nobody (nobody is queued) sends the other deletes as soon
+   * as the lead has answered: a lock nobody waits for is free when its release returns.
+   */
+  @Test
+  void aContendedRelease_thatNamesNobody_sendsTheOtherDeletesOnTheLeadsReply() throws Exception {
+    String resource = Cluster.resourceLedBy(nodes, 4, "named:nobody-queued");
+    LockSteps steps = new LockSteps();
+    RedlockConfig config = config(steps);
+    List<String> releases = new CopyOnWriteArrayList<>();
+    HeldTasks holds = HeldTasks.heldBackDeletes();
+    try (Redlock a = Redlock.create(config, recording(config, releases), holds.environment())) {
+      Lease held = acquireWithEveryGrantIn(a, resource, steps);
+      meetARival(a, resource);
+      releases.clear();
+
+      held.release();
+      assertThat(releases.get(0)).isEqualTo("releaseNamingNext@4");
+      assertThat(releases).hasSize(5);
+      assertThat(holds.runHeld()).as("no hold left to run").isZero();
+      Cluster.awaitNoKey(nodes, resource);
     }
   }
 
@@ -240,7 +332,7 @@ final class NamedHandoffIT {
                   "fencedlock:released:" + resource,
                   "fencedlock:next:" + resource + ":",
                   Long.toString(held.fencingToken()));
-      assertThat(deleted).isEqualTo(1L);
+      assertThat(deleted).as("deleted, and named b").isEqualTo(2L);
       Lease next = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
       assertThat(Cluster.holdingValue(nodes, resource, next.ownerId()))
           .as("b's one step deleted a's key on the 4 nodes a's release never reached")
@@ -280,6 +372,57 @@ final class NamedHandoffIT {
    * carry its ticket once some node confirmed its subscriptions; a release in the moment before the
    * lead confirmed too would pass the client over, and it would wait for its retry delay.)
    */
+  /**
+   * Acquires {@code resource} and waits until every node's grant is in, so that the lease knows it
+   * took the lead node.
+   */
+  private static Lease acquireWithEveryGrantIn(Redlock client, String resource, LockSteps steps) {
+    long before = steps.replies.get();
+    Lease lease = client.acquire(resource, TTL, Duration.ZERO);
+    await().atMost(Timing.AWAIT).until(() -> steps.replies.get() - before == 5);
+    return lease;
+  }
+
+  /** Makes {@code client} meet a rival on {@code resource}, which it holds: its own lease. */
+  private static void meetARival(Redlock client, String resource) {
+    assertThat(client.tryAcquire(resource, TTL)).as("refused by the lease held").isEmpty();
+  }
+
+  /**
+   * A driver subscribed to its own channel of {@code resource} as client "silent", queued first on
+   * the lead node: the lead names it, and nothing ever acts on it.
+   */
+  private static RespNodeDriver silentlyQueued(RedlockConfig config, String resource) {
+    RespNodeDriver silent = RespNodeDriver.open(config);
+    silent.connect(Timing.AWAIT);
+    silent
+        .releases()
+        .subscribe(ReleaseChannel.named(resource, "silent"))
+        .orTimeout(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS)
+        .join();
+    lead(resource).command("ZADD", NodeKeys.waiters(resource), "1e15", "silent");
+    return silent;
+  }
+
+  /** The real driver of {@code config}, with its release calls recorded as "method@node". */
+  private static NodeDriver recording(RedlockConfig config, List<String> releases) {
+    RespNodeDriver real = RespNodeDriver.open(config);
+    return (NodeDriver)
+        Proxy.newProxyInstance(
+            NodeDriver.class.getClassLoader(),
+            new Class<?>[] {NodeDriver.class},
+            (proxy, method, args) -> {
+              if (List.of("release", "releaseNamingNext").contains(method.getName())) {
+                releases.add(method.getName() + "@" + args[0]);
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
   private static CompletableFuture<Lease> queue(Redlock client, String resource, int queuedThen) {
     CompletableFuture<Lease> waiter =
         client

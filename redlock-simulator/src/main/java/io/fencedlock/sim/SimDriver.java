@@ -3,6 +3,7 @@ package io.fencedlock.sim;
 import io.fencedlock.redlock.spi.InitReply;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.LockRequest;
+import io.fencedlock.redlock.spi.NamingRelease;
 import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.redlock.spi.NodeMarks;
 import io.fencedlock.redlock.spi.ReleaseFeed;
@@ -139,7 +140,7 @@ final class SimDriver implements NodeDriver {
   }
 
   @Override
-  public CompletableFuture<Boolean> releaseNamingNext(
+  public CompletableFuture<NamingRelease> releaseNamingNext(
       int node, String lockKey, String owner, String announceOn, String namedPrefix, long token) {
     world.audit.releaseSent(node, owner);
     return call(
@@ -155,15 +156,15 @@ final class SimDriver implements NodeDriver {
                   .releaseNamingNext(
                       lockKey, owner, waiter -> world.listeners(n, namedPrefix + waiter) > 0);
           if (named == null) {
-            return false;
+            return NamingRelease.KEPT;
           }
           if (named.isEmpty()) {
             world.publish(n, announceOn, owner + "\n");
-          } else {
-            world.stats.waitersNamed++;
-            world.publish(n, namedPrefix + named, owner + "\n" + named + "\n" + token);
+            return NamingRelease.TOLD_EVERYONE;
           }
-          return true;
+          world.stats.waitersNamed++;
+          world.publish(n, namedPrefix + named, owner + "\n" + named + "\n" + token);
+          return NamingRelease.NAMED;
         });
   }
 

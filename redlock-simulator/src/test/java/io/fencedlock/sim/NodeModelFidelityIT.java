@@ -354,7 +354,7 @@ final class NodeModelFidelityIT {
       }
       Object real = join(release.onRedis(driver));
       ScriptCall.Released modeled = release.onModel(model, LISTENING::contains);
-      assertThat(modeled.deleted()).as("reply to %s %s", release, where).isEqualTo(real);
+      assertThat(modeled.reply()).as("reply to %s %s", release, where).isEqualTo(real);
       if (modeled.message() != null) {
         assertThat(next())
             .as("message published by %s %s", release, where)

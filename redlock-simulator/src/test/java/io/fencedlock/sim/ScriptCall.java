@@ -1,6 +1,7 @@
 package io.fencedlock.sim;
 
 import io.fencedlock.redlock.spi.LockRequest;
+import io.fencedlock.redlock.spi.NamingRelease;
 import io.fencedlock.redlock.spi.NodeDriver;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
@@ -91,8 +92,11 @@ sealed interface ScriptCall {
   /** A message a node publishes: on which channel, and what. */
   record Published(String channel, String message) {}
 
-  /** A release's reply (whether it deleted) and the message published with it, if any. */
-  record Released(boolean deleted, @Nullable Published message) {}
+  /**
+   * A release's reply (whether it deleted; the naming form's {@link NamingRelease}) and the message
+   * published with it, if any.
+   */
+  record Released(Object reply, @Nullable Published message) {}
 
   /**
    * release.lua in one of its three forms. The runner plays it ({@link #onModel(ScriptModel,
@@ -128,13 +132,13 @@ sealed interface ScriptCall {
       }
       String named = m.releaseNamingNext(key, owner, listening);
       if (named == null) {
-        return new Released(false, null);
+        return new Released(NamingRelease.KEPT, null);
       }
-      return new Released(
-          true,
-          named.isEmpty()
-              ? new Published(channel(key), owner + "\n")
-              : new Published(namedPrefix(key) + named, owner + "\n" + named + "\n" + token));
+      return named.isEmpty()
+          ? new Released(NamingRelease.TOLD_EVERYONE, new Published(channel(key), owner + "\n"))
+          : new Released(
+              NamingRelease.NAMED,
+              new Published(namedPrefix(key) + named, owner + "\n" + named + "\n" + token));
     }
   }
 

@@ -5,6 +5,7 @@ import io.fencedlock.redlock.spi.InitReply;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.LockRequest;
 import io.fencedlock.redlock.spi.MultiLockReply;
+import io.fencedlock.redlock.spi.NamingRelease;
 import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.redlock.spi.NodeMarks;
 import io.fencedlock.redlock.spi.ReleaseFeed;
@@ -170,7 +171,7 @@ final class ProbeDriver implements NodeDriver {
   }
 
   @Override
-  public CompletableFuture<Boolean> releaseNamingNext(
+  public CompletableFuture<NamingRelease> releaseNamingNext(
       int node, String lockKey, String owner, String announceOn, String namedPrefix, long token) {
     points.at(Point.IN_RELEASE);
     return watch(

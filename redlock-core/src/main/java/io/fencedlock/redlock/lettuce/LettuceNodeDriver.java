@@ -12,6 +12,7 @@ import io.fencedlock.redlock.spi.InitReply;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.LockRequest;
 import io.fencedlock.redlock.spi.MultiLockReply;
+import io.fencedlock.redlock.spi.NamingRelease;
 import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.redlock.spi.NodeKeys;
 import io.fencedlock.redlock.spi.NodeMarks;
@@ -190,13 +191,13 @@ public final class LettuceNodeDriver implements NodeDriver {
   }
 
   @Override
-  public CompletableFuture<Boolean> releaseNamingNext(
+  public CompletableFuture<NamingRelease> releaseNamingNext(
       int node, String lockKey, String owner, String announceOn, String namedPrefix, long token) {
     return script(
         node,
         NodeScriptCall.releaseNamingNext(lockKey, owner, announceOn, namedPrefix, token),
         ScriptOutputType.INTEGER,
-        LettuceNodeDriver::isOne);
+        (Long reply) -> NamingRelease.ofScriptReply(reply));
   }
 
   @Override

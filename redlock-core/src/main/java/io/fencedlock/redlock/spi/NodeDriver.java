@@ -79,9 +79,10 @@ public interface NodeDriver extends AutoCloseable {
    * "owner\nwaiter\ntoken" there; if no queued waiter listens, publishes "owner\n" on {@code
    * announceOn}. Never touches a fence counter.
    *
-   * @return whether a key of {@code owner} was deleted (if not, nothing was announced)
+   * @return whether a key of {@code owner} was deleted (if not, nothing was announced), and whether
+   *     a waiter was named
    */
-  CompletableFuture<Boolean> releaseNamingNext(
+  CompletableFuture<NamingRelease> releaseNamingNext(
       int node, String lockKey, String owner, String announceOn, String namedPrefix, long token);
 
   /**

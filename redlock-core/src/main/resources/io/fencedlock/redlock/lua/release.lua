@@ -19,7 +19,7 @@
 -- ARGV[4]  with KEYS[2]: the released lease's token
 --
 -- Returns 1 when L held ARGV[1] and was deleted, 0 otherwise (another owner's key is kept, and
--- nothing is announced).
+-- nothing is announced); with KEYS[2], 2 when it was deleted and a waiter named (1: everyone told).
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   return 0
 end
@@ -41,7 +41,7 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
     end
     local message = ARGV[1] .. '\n' .. first .. '\n' .. ARGV[4]
     if redis.call('PUBLISH', ARGV[3] .. first, message) > 0 then
-      return 1
+      return 2
     end
   end
 end

@@ -6,18 +6,30 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A client's timers as usual, except the sweeps of lingering subscriptions ({@link
- * ReleaseWaiters.Sweep}, due {@link ReleaseWaiters#LINGER_NANOS} after they are scheduled), which
- * wait until the test runs them: so a test decides when the linger is over instead of sleeping
- * through it.
+ * A client's timers as usual, except tasks of one type, which wait until the test runs them: the
+ * sweeps of lingering subscriptions ({@link ReleaseWaiters.Sweep}, due {@link
+ * ReleaseWaiters#LINGER_NANOS} after they are scheduled), or the held-back deletes of a naming
+ * release ({@link Nodes.HeldBackDeletes}, due a node timeout after it). So a test decides when the
+ * linger or the hold is over instead of sleeping through it.
  */
-final class HeldSweeps implements Scheduler {
+final class HeldTasks implements Scheduler {
+  private final Class<? extends Runnable> kind;
   private final Scheduler real;
   private final Environment environment;
   private final List<Runnable> held = new ArrayList<>();
 
-  /** Over a real client's environment ({@link Environment#system()}). */
-  HeldSweeps() {
+  /** The sweeps held, over a real client's environment ({@link Environment#system()}). */
+  static HeldTasks sweeps() {
+    return new HeldTasks(ReleaseWaiters.Sweep.class);
+  }
+
+  /** The held-back deletes of naming releases held, over a real client's environment. */
+  static HeldTasks heldBackDeletes() {
+    return new HeldTasks(Nodes.HeldBackDeletes.class);
+  }
+
+  private HeldTasks(Class<? extends Runnable> kind) {
+    this.kind = kind;
     Environment system = Environment.system();
     this.real = system.scheduler();
     this.environment =
@@ -31,7 +43,7 @@ final class HeldSweeps implements Scheduler {
 
   @Override
   public Task schedule(Runnable task, long delayNanos) {
-    if (!(task instanceof ReleaseWaiters.Sweep)) {
+    if (!kind.isInstance(task)) {
       return real.schedule(task, delayNanos);
     }
     synchronized (this) {
@@ -44,8 +56,8 @@ final class HeldSweeps implements Scheduler {
     };
   }
 
-  /** Runs the sweeps scheduled so far, as if the linger were over; returns how many ran. */
-  int runSweeps() {
+  /** Runs the held tasks scheduled so far, as if they were due; returns how many ran. */
+  int runHeld() {
     List<Runnable> due;
     synchronized (this) {
       due = new ArrayList<>(held);
