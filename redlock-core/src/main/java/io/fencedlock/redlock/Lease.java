@@ -82,11 +82,12 @@ public interface Lease extends AutoCloseable {
    *
    * <p>A fenced lease that took the lock's lead node, released by a client that met a rival on the
    * lock lately (an acquire of it refused for another owner in the last second), asks the lead node
-   * first. If the lead names a waiting client of another {@code Redlock}, this method returns on
-   * the lead's reply: the lock has passed to that client, whose lock step deletes this lease's key
-   * on the other nodes itself; this client's deletes there follow a node timeout later (at once if
-   * its {@code Redlock} closes), in case that client never steps. If the lead names nobody, the
-   * other deletes go on its reply: one round trip more than a release of an uncontended lock.
+   * first (unless that node failed lately). If the lead names a waiting client (usually of another
+   * {@code Redlock}), this method returns on the lead's reply: the lock is that client's to take,
+   * and its lock step deletes this lease's key on the other nodes itself; this client's deletes
+   * there follow a node timeout later (at once if its {@code Redlock} closes), in case that client
+   * never steps. If the lead names nobody, the other deletes go on its reply: one round trip more
+   * than a release of an uncontended lock.
    *
    * <p>If an {@code acquire} of the same {@link Redlock} is waiting for this lock, the release is
    * usually handed to it instead (see {@link RedlockConfig.Builder#maxLocalHandoffs}): each node

@@ -211,8 +211,8 @@ final class Nodes {
    * Releases a lease: compare-and-deletes {@code lockKey} on every node (see {@link
    * #deleteEverywhere}), announced on the key's {@link ReleaseChannel}, and completes as soon as a
    * quorum has deleted it (from then on another client can acquire), or once that has become
-   * impossible. The other deletes go on in the background, and {@link #close()} waits for them.
-   * Never fails.
+   * impossible (with {@code leadFirst}, see below: on the lead's reply if it named a waiter). The
+   * other deletes go on in the background, and {@link #close()} waits for them. Never fails.
    *
    * <p>Who announces: for a fenced lease ({@code token} above 0) that took the lock's lead node,
    * the lead node alone, naming the next waiter from the lock's waiter queue there (release.lua,
@@ -238,8 +238,12 @@ final class Nodes {
     CompletableFuture<Void> allDone = new CompletableFuture<>();
     awaitOnClose(allDone); // before sending, so a close() from now on waits for the deletes
     int namingNode = token > 0 ? leadIfTaken(lockKey, settledPerNode) : -1;
+    // Not while the lead failed lately (paused, down): its reply would hold the others back a
+    // node timeout.
     CompletableFuture<Void> othersGo =
-        namingNode >= 0 && leadFirst != null ? new CompletableFuture<>() : null;
+        namingNode >= 0 && leadFirst != null && leadNode.pick(lockKey) == namingNode
+            ? new CompletableFuture<>()
+            : null;
     List<CompletableFuture<NodeReply>> calls =
         deleteEverywhere(
             lockKey,
@@ -270,14 +274,14 @@ final class Nodes {
   }
 
   /**
-   * Holds back a naming release's deletes on the nodes other than the lead ({@code othersGo}) while
-   * the lead may name a waiter, and for a node timeout after it did: the named client's lock step
-   * deletes the released owner's key on every node itself (acquire.lua's ARGV[5]), so these deletes
-   * only matter if it never comes (crashed, paused, cut off). Sent at once, they would reach the
-   * nodes while the named client's step does, and on hosts whose cores the nodes share (here: five
-   * servers on two cores), their scripts delay that step. Released at once when the lead did not
-   * name a waiter (who wakes then also deletes, but a lock nobody waits for must be free at once),
-   * or when the client closes.
+   * Holds back a naming release's deletes on the nodes other than the lead ({@code othersGo}) until
+   * the lead has answered, and for a node timeout after it named a waiter: the named client's lock
+   * step deletes the released owner's key on every node itself (acquire.lua's ARGV[5]), so these
+   * deletes only matter if it never comes (crashed, paused, cut off). Sent at once, they would
+   * reach the nodes while the named client's step does, and on hosts whose cores the nodes share
+   * (here: five servers on two cores), their scripts delay that step. Released at once when the
+   * lead did not name a waiter (who wakes then also deletes, but a lock nobody waits for must be
+   * free at once), or when the client closes.
    */
   private void holdBackUntilNamed(
       CompletableFuture<Void> othersGo,
@@ -285,17 +289,18 @@ final class Nodes {
       Scheduler timers) {
     heldBack.add(othersGo);
     othersGo.whenComplete((ignored, failure) -> heldBack.remove(othersGo));
-    Scheduler.Task backstop;
-    try {
-      backstop = timers.schedule(new HeldBackDeletes(othersGo), nodeTimeoutNanos);
-    } catch (RejectedExecutionException closing) {
-      othersGo.complete(null);
-      return;
-    }
     leadRelease.thenAccept(
         reply -> {
           if (reply.value() != NAMED_A_WAITER) {
-            backstop.cancel();
+            if (!reply.isGranted() && reply.status() != NodeStatus.REFUSED) {
+              leadNode.failed(reply.node()); // so that the next releases do not wait for it
+            }
+            othersGo.complete(null);
+            return;
+          }
+          try {
+            timers.schedule(new HeldBackDeletes(othersGo), nodeTimeoutNanos);
+          } catch (RejectedExecutionException closing) {
             othersGo.complete(null);
           }
         });

@@ -308,6 +308,16 @@ final class ReleaseWaiters {
   }
 
   /**
+   * The owner whose release was announced last on {@code lockKey}'s channels while this client
+   * listened, or null if none: a node publishes an owner id only once it deleted that owner's key,
+   * so an attempt may delete it wherever it is left (see {@code WaitingAcquire}).
+   */
+  synchronized @Nullable String lastAnnouncedOwner(String lockKey) {
+    Channel channel = channels.get(ReleaseChannel.of(lockKey));
+    return channel == null || channel.copiesOfLastRelease == 0 ? null : channel.lastReleasedOwner;
+  }
+
+  /**
    * Stops handoffs, for a closing client: a release from now on deletes and announces, so that the
    * lock is left free, not passed to an acquire whose client is going away.
    */

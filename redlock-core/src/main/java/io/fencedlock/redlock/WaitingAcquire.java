@@ -182,6 +182,12 @@ final class WaitingAcquire implements ReleaseWaiters.Successor {
       // Queued only once registered, so that a naming announcement finds a waiter here (a lead
       // that does not have the subscriptions yet counts no listener and passes the client over).
       ticket = new WaiterTicket(waiters.clientId(), queuedMillis());
+      if (after == null && handoff == null && ctx.config().fencing()) {
+        // A release that named this client may have left its key on the other nodes to this
+        // client's step (Nodes.releaseLease), and the naming may have lost the race with the retry
+        // timer, or come while this attempt was starting: delete the last announced owner anyway.
+        after = waiters.lastAnnouncedOwner(ctx.keys().lockKey(resource));
+      }
     }
     AcquireAttempt.run(
         ctx,

@@ -229,9 +229,11 @@ final class NamedHandoffIT {
           .containsExactly("releaseNamingNext@4");
       Lease next = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
       assertThat(next.fencingToken()).isEqualTo(held.fencingToken() + 1);
-      assertThat(Cluster.holdingValue(nodes, resource, next.ownerId()))
-          .as("b's step deleted a's key on the 4 other nodes")
-          .isEqualTo(5);
+      // b's step deleted a's key on the 4 other nodes (b returned at 3 grants: await the rest)
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.holdingValue(nodes, resource, next.ownerId()) == 5);
+      assertThat(releases).as("still held back").containsExactly("releaseNamingNext@4");
 
       assertThat(holds.runHeld()).isEqualTo(1);
       await().atMost(Timing.AWAIT).until(() -> releases.size() == 5);
@@ -275,8 +277,8 @@ final class NamedHandoffIT {
     LockSteps steps = new LockSteps();
     RedlockConfig config = config(steps);
     HeldTasks holds = HeldTasks.heldBackDeletes();
+    Redlock a = Redlock.create(config, RespNodeDriver.open(config), holds.environment());
     try (RespNodeDriver silent = silentlyQueued(config, resource)) {
-      Redlock a = Redlock.create(config, RespNodeDriver.open(config), holds.environment());
       Lease held = acquireWithEveryGrantIn(a, resource, steps);
       meetARival(a, resource);
       held.release();
@@ -284,6 +286,8 @@ final class NamedHandoffIT {
 
       a.close();
       assertThat(Cluster.holding(nodes, resource)).as("deleted before close returned").isZero();
+    } finally {
+      a.close(); // idempotent
     }
   }
 
@@ -305,7 +309,8 @@ final class NamedHandoffIT {
 
       held.release();
       assertThat(releases.get(0)).isEqualTo("releaseNamingNext@4");
-      assertThat(releases).hasSize(5);
+      // sent on the lead's reply; the release returned at 3 deletes
+      await().atMost(Timing.AWAIT).until(() -> releases.size() == 5);
       assertThat(holds.runHeld()).as("no hold left to run").isZero();
       Cluster.awaitNoKey(nodes, resource);
     }
@@ -366,13 +371,6 @@ final class NamedHandoffIT {
   }
 
   /**
-   * Starts an acquire of {@code resource} by {@code client} and returns once the lead's queue holds
-   * {@code queuedThen} clients, each listening on its own channel there: its first attempt failed,
-   * it subscribed, and its second attempt, refused on the lead, queued it. (A client's attempts
-   * carry its ticket once some node confirmed its subscriptions; a release in the moment before the
-   * lead confirmed too would pass the client over, and it would wait for its retry delay.)
-   */
-  /**
    * Acquires {@code resource} and waits until every node's grant is in, so that the lease knows it
    * took the lead node.
    */
@@ -400,6 +398,10 @@ final class NamedHandoffIT {
         .subscribe(ReleaseChannel.named(resource, "silent"))
         .orTimeout(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS)
         .join();
+    String own = ReleaseChannel.named(resource, "silent");
+    await() // confirmed by some node, not necessarily the lead, which must count it to name it
+        .atMost(Timing.AWAIT)
+        .until(() -> ((List<?>) lead(resource).command("PUBSUB", "NUMSUB", own)).get(1).equals(1L));
     lead(resource).command("ZADD", NodeKeys.waiters(resource), "1e15", "silent");
     return silent;
   }
@@ -423,6 +425,13 @@ final class NamedHandoffIT {
             });
   }
 
+  /**
+   * Starts an acquire of {@code resource} by {@code client} and returns once the lead's queue holds
+   * {@code queuedThen} clients, each listening on its own channel there: its first attempt failed,
+   * it subscribed, and its second attempt, refused on the lead, queued it. (A client's attempts
+   * carry its ticket once some node confirmed its subscriptions; a release in the moment before the
+   * lead confirmed too would pass the client over, and it would wait for its retry delay.)
+   */
   private static CompletableFuture<Lease> queue(Redlock client, String resource, int queuedThen) {
     CompletableFuture<Lease> waiter =
         client

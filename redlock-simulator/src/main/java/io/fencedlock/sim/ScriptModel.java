@@ -3,6 +3,7 @@ package io.fencedlock.sim;
 import io.fencedlock.redlock.spi.InitReply;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.LockRequest;
+import io.fencedlock.redlock.spi.NamingRelease;
 import io.fencedlock.redlock.spi.NodeKeys;
 import io.fencedlock.redlock.spi.NodeMarks;
 import java.util.Objects;
@@ -158,6 +159,14 @@ public final class ScriptModel {
    */
   public boolean release(String lockKey, String owner) {
     return deleteIfHeldBy(lockKey, owner);
+  }
+
+  /** release.lua's reply for what {@link #releaseNamingNext} returned. */
+  public static NamingRelease reply(@Nullable String named) {
+    if (named == null) {
+      return NamingRelease.KEPT;
+    }
+    return named.isEmpty() ? NamingRelease.TOLD_EVERYONE : NamingRelease.NAMED;
   }
 
   /**

@@ -155,16 +155,13 @@ final class SimDriver implements NodeDriver {
               n.scripts()
                   .releaseNamingNext(
                       lockKey, owner, waiter -> world.listeners(n, namedPrefix + waiter) > 0);
-          if (named == null) {
-            return NamingRelease.KEPT;
-          }
-          if (named.isEmpty()) {
+          if (named != null && named.isEmpty()) {
             world.publish(n, announceOn, owner + "\n");
-            return NamingRelease.TOLD_EVERYONE;
+          } else if (named != null) {
+            world.stats.waitersNamed++;
+            world.publish(n, namedPrefix + named, owner + "\n" + named + "\n" + token);
           }
-          world.stats.waitersNamed++;
-          world.publish(n, namedPrefix + named, owner + "\n" + named + "\n" + token);
-          return NamingRelease.NAMED;
+          return ScriptModel.reply(named);
         });
   }
 

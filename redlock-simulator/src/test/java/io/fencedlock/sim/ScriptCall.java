@@ -131,14 +131,15 @@ sealed interface ScriptCall {
         return new Released(deleted, announced ? new Published(channel(key), owner) : null);
       }
       String named = m.releaseNamingNext(key, owner, listening);
+      Published message;
       if (named == null) {
-        return new Released(NamingRelease.KEPT, null);
+        message = null;
+      } else if (named.isEmpty()) {
+        message = new Published(channel(key), owner + "\n");
+      } else {
+        message = new Published(namedPrefix(key) + named, owner + "\n" + named + "\n" + token);
       }
-      return named.isEmpty()
-          ? new Released(NamingRelease.TOLD_EVERYONE, new Published(channel(key), owner + "\n"))
-          : new Released(
-              NamingRelease.NAMED,
-              new Published(namedPrefix(key) + named, owner + "\n" + named + "\n" + token));
+      return new Released(ScriptModel.reply(named), message);
     }
   }
 
