@@ -270,6 +270,54 @@ final class NamedHandoffIT {
     }
   }
 
+  /**
+   * A naming can lose the race with the named client's retry timer, or arrive while one of its
+   * attempts is starting, and the attempt that then runs was not started by it. Every fenced
+   * attempt of a waiting client therefore deletes the key of the last owner it heard announced.
+   * Here b, whose subscriptions linger from an earlier wait, hears of a's release, which left a's
+   * key held back on 4 nodes, and only then waits for the lock: its first attempt is refused there,
+   * its next must not be (its retry delay is longer than the test).
+   */
+  @Test
+  void anAttemptNotStartedByTheAnnouncement_stillDeletesTheAnnouncedOwnersKey() throws Exception {
+    String resource = Cluster.resourceLedBy(nodes, 4, "named:late-attempt");
+    LockSteps steps = new LockSteps();
+    RedlockConfig config = config(steps);
+    RedlockConfig lingering = config(new LockSteps());
+    try (Redlock a =
+            Redlock.create(
+                config, RespNodeDriver.open(config), HeldTasks.heldBackDeletes().environment());
+        Redlock b =
+            Redlock.create(
+                lingering, RespNodeDriver.open(lingering), HeldTasks.sweeps().environment())) {
+      Lease first = a.acquire(resource, TTL, Duration.ZERO);
+      CompletableFuture<Lease> bWaits = queue(b, resource, 1);
+      first.release();
+      bWaits.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).release();
+      Cluster.awaitNoKey(nodes, resource); // b got the lock once, and still listens
+
+      Lease held = acquireWithEveryGrantIn(a, resource, steps);
+      meetARival(a, resource);
+      try (RespNodeDriver silent = silentlyQueued(config, resource)) {
+        held.release(); // names the silent client, and holds a's other deletes back
+        assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(4);
+        // what the named client would pass on: b hears it while it does not wait
+        lead(resource).command("PUBLISH", ReleaseChannel.of(resource), held.ownerId() + "\n");
+        // a round trip of b's after the message was out, so b's I/O thread has read it
+        b.tryAcquire(resource + ":probe", TTL).ifPresent(Lease::release);
+
+        Lease lease =
+            b.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
+                .toCompletableFuture()
+                .get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+        await()
+            .atMost(Timing.AWAIT)
+            .until(() -> Cluster.holdingValue(nodes, resource, lease.ownerId()) == 5);
+        lease.release();
+      }
+    }
+  }
+
   /** A client that closes sends its held-back deletes at once, and waits for them. */
   @Test
   void closingWithDeletesHeldBack_sendsThemAtOnce() throws Exception {
