@@ -218,8 +218,7 @@ final class NamedHandoffIT {
     HeldTasks holds = HeldTasks.heldBackDeletes();
     try (Redlock a = Redlock.create(config, recording(config, releases), holds.environment());
         Redlock b = client()) {
-      Lease held = acquireWithEveryGrantIn(a, resource, steps);
-      meetARival(a, resource);
+      Lease held = acquireAfterARival(a, resource, steps);
       CompletableFuture<Lease> waiting = queue(b, resource, 1);
       releases.clear();
 
@@ -257,8 +256,7 @@ final class NamedHandoffIT {
     HeldTasks holds = HeldTasks.heldBackDeletes();
     try (Redlock a = Redlock.create(config, RespNodeDriver.open(config), holds.environment());
         RespNodeDriver silent = silentlyQueued(config, resource)) {
-      Lease held = acquireWithEveryGrantIn(a, resource, steps);
-      meetARival(a, resource);
+      Lease held = acquireAfterARival(a, resource, steps);
 
       held.release();
       assertThat(queued(resource)).as("the silent client named").isZero();
@@ -296,8 +294,7 @@ final class NamedHandoffIT {
       bWaits.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS).release();
       Cluster.awaitNoKey(nodes, resource); // b got the lock once, and still listens
 
-      Lease held = acquireWithEveryGrantIn(a, resource, steps);
-      meetARival(a, resource);
+      Lease held = acquireAfterARival(a, resource, steps);
       try (RespNodeDriver silent = silentlyQueued(config, resource)) {
         held.release(); // names the silent client, and holds a's other deletes back
         assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(4);
@@ -327,8 +324,7 @@ final class NamedHandoffIT {
     HeldTasks holds = HeldTasks.heldBackDeletes();
     Redlock a = Redlock.create(config, RespNodeDriver.open(config), holds.environment());
     try (RespNodeDriver silent = silentlyQueued(config, resource)) {
-      Lease held = acquireWithEveryGrantIn(a, resource, steps);
-      meetARival(a, resource);
+      Lease held = acquireAfterARival(a, resource, steps);
       held.release();
       assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(4);
 
@@ -351,8 +347,7 @@ final class NamedHandoffIT {
     List<String> releases = new CopyOnWriteArrayList<>();
     HeldTasks holds = HeldTasks.heldBackDeletes();
     try (Redlock a = Redlock.create(config, recording(config, releases), holds.environment())) {
-      Lease held = acquireWithEveryGrantIn(a, resource, steps);
-      meetARival(a, resource);
+      Lease held = acquireAfterARival(a, resource, steps);
       releases.clear();
 
       held.release();
@@ -429,9 +424,14 @@ final class NamedHandoffIT {
     return lease;
   }
 
-  /** Makes {@code client} meet a rival on {@code resource}, which it holds: its own lease. */
-  private static void meetARival(Redlock client, String resource) {
+  /**
+   * {@link #acquireWithEveryGrantIn}, and then makes {@code client} meet a rival on {@code
+   * resource}: its own lease, which refuses a second acquire. Its release is then a contended one.
+   */
+  private static Lease acquireAfterARival(Redlock client, String resource, LockSteps steps) {
+    Lease lease = acquireWithEveryGrantIn(client, resource, steps);
     assertThat(client.tryAcquire(resource, TTL)).as("refused by the lease held").isEmpty();
+    return lease;
   }
 
   /**
