@@ -76,8 +76,9 @@ final class AcquireAttempt {
    * each node that still holds it (acquire.lua's ARGV[5], handoff.lua unfenced): the predecessor of
    * a local handoff, or the owner whose announced release started this attempt ({@link
    * ReleaseWaiters}), whose deletes may not have reached every node yet (a waiter acts on the
-   * quorum-th copy, or on the lead's naming, while the other deletes are on their way). Null for
-   * none.
+   * quorum-th copy, or on the lead's naming, while the other deletes are on their way), or for a
+   * fenced waiter's other attempts the last owner announced on the lock (a release the lead passed
+   * to a named client leaves its other deletes to that client's step). Null for none.
    */
   private final @Nullable String afterRelease;
 

@@ -55,15 +55,15 @@ final class Nodes {
 
   /**
    * A naming release's reply value from the lead node when it named a waiter (see {@link
-   * #holdBackUntilNamed}); 1 when it deleted and named nobody.
+   * #holdUntilNamed}); 1 when it deleted and named nobody.
    */
   private static final long NAMED_A_WAITER = 2;
 
   /** How long a naming release holds back its other deletes at most (the node timeout). */
   private final long nodeTimeoutNanos;
 
-  /** The held-back deletes of naming releases ({@link #holdBackUntilNamed}); sent on close. */
-  private final Set<CompletableFuture<Void>> heldBack = ConcurrentHashMap.newKeySet();
+  /** The held-back deletes of naming releases ({@link #holdUntilNamed}); sent on close. */
+  private final Set<HeldBackDeletes> heldBack = ConcurrentHashMap.newKeySet();
 
   /**
    * Releases whose slower nodes have not answered yet, attempts in flight, and local handoffs;
@@ -240,9 +240,9 @@ final class Nodes {
     int namingNode = token > 0 ? leadIfTaken(lockKey, settledPerNode) : -1;
     // Not while the lead failed lately (paused, down): its reply would hold the others back a
     // node timeout.
-    CompletableFuture<Void> othersGo =
+    HeldBackDeletes held =
         namingNode >= 0 && leadFirst != null && leadNode.pick(lockKey) == namingNode
-            ? new CompletableFuture<>()
+            ? holdBack()
             : null;
     List<CompletableFuture<NodeReply>> calls =
         deleteEverywhere(
@@ -254,7 +254,7 @@ final class Nodes {
             settledPerNode,
             sentPerNode,
             refusalsProveAbsence,
-            othersGo);
+            held);
     CompletableFuture<QuorumRound.Result> decided =
         QuorumRound.decide(all(), calls, quorum, allDone);
     if (namingNode < 0) {
@@ -262,67 +262,78 @@ final class Nodes {
     }
     CompletableFuture<NodeReply> leadRelease = calls.get(namingNode);
     announceForTheLead(lockKey, owner, namingNode, leadRelease, decided);
-    if (othersGo == null) {
+    if (held == null) {
       return decided;
     }
-    holdBackUntilNamed(othersGo, leadRelease, leadFirst);
-    return leadRelease.thenCompose(
-        reply ->
-            reply.value() == NAMED_A_WAITER
-                ? CompletableFuture.completedFuture(null)
-                : decided.thenApply(result -> null));
+    // The hold is decided before the release completes (dependents of leadRelease itself would
+    // run in no defined order), so a caller that returns from release() finds it in place.
+    return leadRelease
+        .whenComplete((reply, failure) -> holdUntilNamed(held, reply, leadFirst))
+        .thenCompose(
+            reply ->
+                reply.value() == NAMED_A_WAITER
+                    ? CompletableFuture.completedFuture(null)
+                    : decided.thenApply(result -> null));
+  }
+
+  /** A new hold of a naming release's other deletes, sent at once if this client is closing. */
+  private HeldBackDeletes holdBack() {
+    HeldBackDeletes held = new HeldBackDeletes();
+    heldBack.add(held);
+    held.go.whenComplete((ignored, failure) -> heldBack.remove(held));
+    if (closed || closing) {
+      held.now(); // closeAsync may have flushed before this was registered
+    }
+    return held;
   }
 
   /**
-   * Holds back a naming release's deletes on the nodes other than the lead ({@code othersGo}) until
-   * the lead has answered, and for a node timeout after it named a waiter: the named client's lock
-   * step deletes the released owner's key on every node itself (acquire.lua's ARGV[5]), so these
-   * deletes only matter if it never comes (crashed, paused, cut off). Sent at once, they would
-   * reach the nodes while the named client's step does, and on hosts whose cores the nodes share
-   * (here: five servers on two cores), their scripts delay that step. Released at once when the
-   * lead did not name a waiter (who wakes then also deletes, but a lock nobody waits for must be
-   * free at once), or when the client closes.
+   * Holds back a naming release's deletes on the nodes other than the lead ({@code held}) until the
+   * lead has answered ({@code reply}, null if its call failed), and for a node timeout after it
+   * named a waiter: the named client's lock step deletes the released owner's key on every node
+   * itself (acquire.lua's ARGV[5]), so these deletes only matter if it never comes (crashed,
+   * paused, cut off), and then they announce the release, as the named client did not pass it on.
+   * Sent at once, they would reach the nodes while the named client's step does, and on hosts whose
+   * cores the nodes share (here: five servers on two cores), their scripts delay that step.
+   * Released at once when the lead did not name a waiter (who wakes then also deletes, but a lock
+   * nobody waits for must be free at once), or when the client closes.
    */
-  private void holdBackUntilNamed(
-      CompletableFuture<Void> othersGo,
-      CompletableFuture<NodeReply> leadRelease,
-      Scheduler timers) {
-    heldBack.add(othersGo);
-    othersGo.whenComplete((ignored, failure) -> heldBack.remove(othersGo));
-    leadRelease.thenAccept(
-        reply -> {
-          if (reply.value() != NAMED_A_WAITER) {
-            if (!reply.isGranted() && reply.status() != NodeStatus.REFUSED) {
-              leadNode.failed(reply.node()); // so that the next releases do not wait for it
-            }
-            othersGo.complete(null);
-            return;
-          }
-          try {
-            timers.schedule(new HeldBackDeletes(othersGo), nodeTimeoutNanos);
-          } catch (RejectedExecutionException closing) {
-            othersGo.complete(null);
-          }
-        });
-    if (closed || closing) {
-      othersGo.complete(null); // closeAsync may have flushed before this was registered
+  private void holdUntilNamed(HeldBackDeletes held, @Nullable NodeReply reply, Scheduler timers) {
+    if (reply == null || reply.value() != NAMED_A_WAITER) {
+      if (reply != null && !reply.isGranted() && reply.status() != NodeStatus.REFUSED) {
+        leadNode.failed(reply.node()); // so that the next releases do not wait for it
+      }
+      held.now();
+      return;
+    }
+    try {
+      timers.schedule(held, nodeTimeoutNanos);
+    } catch (RuntimeException rejected) {
+      held.now(); // no timers (closing), or a scheduler that failed: nothing may stay held
     }
   }
 
   /**
-   * The task that sends a naming release's held-back deletes once the hold is over; a type of its
-   * own, so that tests can tell it.
+   * A naming release's deletes on the nodes other than the lead, held back ({@link
+   * #holdUntilNamed}); run when the hold is over. A type of its own, so that tests can tell it.
    */
   static final class HeldBackDeletes implements Runnable {
-    private final CompletableFuture<Void> othersGo;
+    /**
+     * Completes when the deletes go: with true when the hold ran out, so that they announce the
+     * release (the named client may never have stepped, and nobody else was told); with false when
+     * they go early (the lead named nobody or failed, or the client closes).
+     */
+    private final CompletableFuture<Boolean> go = new CompletableFuture<>();
 
-    private HeldBackDeletes(CompletableFuture<Void> othersGo) {
-      this.othersGo = othersGo;
-    }
+    private HeldBackDeletes() {}
 
     @Override
     public void run() {
-      othersGo.complete(null);
+      go.complete(true);
+    }
+
+    void now() {
+      go.complete(false);
     }
   }
 
@@ -434,46 +445,61 @@ final class Nodes {
       List<CompletableFuture<NodeReply>> settledPerNode,
       IntPredicate sentPerNode,
       boolean refusalsProveAbsence,
-      @Nullable CompletableFuture<Void> othersGo) {
+      @Nullable HeldBackDeletes held) {
     String announceOn = announce ? ReleaseChannel.of(lockKey) : null;
     IntFunction<CompletableFuture<NodeReply>> release =
-        node ->
-            node == namingNode && announceOn != null
-                ? call(
-                    node,
-                    d ->
-                        d.releaseNamingNext(
-                            node,
-                            lockKey,
-                            owner,
-                            announceOn,
-                            ReleaseChannel.namedPrefix(lockKey),
-                            token),
-                    outcome ->
-                        switch (outcome) {
-                          case NAMED -> NodeReply.granted(node, NAMED_A_WAITER);
-                          case TOLD_EVERYONE -> NodeReply.granted(node, 1);
-                          case KEPT -> NodeReply.of(node, NodeStatus.REFUSED, "not ours");
-                        })
-                : call(
-                    node,
-                    // with a naming node, it alone announces
-                    d -> d.release(node, lockKey, owner, namingNode < 0 ? announceOn : null),
-                    deleted ->
-                        deleted
-                            ? NodeReply.granted(node, 1)
-                            : NodeReply.of(node, NodeStatus.REFUSED, "not ours"));
+        node -> release(node, lockKey, owner, announceOn, namingNode, token, false);
     return afterEachSettled(
         settledPerNode,
         sentPerNode,
         refusalsProveAbsence,
         namingNode, // its announcement is what the next holder waits for
-        othersGo == null
+        held == null
             ? release
             : node ->
                 node == namingNode
                     ? release.apply(node)
-                    : othersGo.thenCompose(go -> release.apply(node)));
+                    : held.go.thenCompose(
+                        holdRanOut ->
+                            release(
+                                node, lockKey, owner, announceOn, namingNode, token, holdRanOut)));
+  }
+
+  /**
+   * One node's compare-and-delete of a release: on {@code namingNode}, naming the next waiter;
+   * elsewhere announced only where no node names ({@code namingNode} is -1), or when {@code
+   * announceAnyway}.
+   */
+  private CompletableFuture<NodeReply> release(
+      int node,
+      String lockKey,
+      String owner,
+      @Nullable String announceOn,
+      int namingNode,
+      long token,
+      boolean announceAnyway) {
+    return node == namingNode && announceOn != null
+        ? call(
+            node,
+            d ->
+                d.releaseNamingNext(
+                    node, lockKey, owner, announceOn, ReleaseChannel.namedPrefix(lockKey), token),
+            outcome ->
+                switch (outcome) {
+                  case NAMED -> NodeReply.granted(node, NAMED_A_WAITER);
+                  case TOLD_EVERYONE -> NodeReply.granted(node, 1);
+                  case KEPT -> NodeReply.of(node, NodeStatus.REFUSED, "not ours");
+                })
+        : call(
+            node,
+            // with a naming node, it alone announces
+            d ->
+                d.release(
+                    node, lockKey, owner, namingNode < 0 || announceAnyway ? announceOn : null),
+            deleted ->
+                deleted
+                    ? NodeReply.granted(node, 1)
+                    : NodeReply.of(node, NodeStatus.REFUSED, "not ours"));
   }
 
   /**
@@ -561,8 +587,8 @@ final class Nodes {
    */
   CompletableFuture<Void> closeAsync(Scheduler timers) {
     closing = true;
-    for (CompletableFuture<Void> deletes : List.copyOf(heldBack)) {
-      deletes.complete(null); // nothing is held back once closing: the deletes go now
+    for (HeldBackDeletes deletes : List.copyOf(heldBack)) {
+      deletes.now(); // nothing is held back once closing: the deletes go now
     }
     CompletableFuture<Void> bound = new CompletableFuture<>();
     try {

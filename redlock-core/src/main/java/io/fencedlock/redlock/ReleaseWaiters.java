@@ -309,8 +309,9 @@ final class ReleaseWaiters {
 
   /**
    * The owner whose release was announced last on {@code lockKey}'s channels while this client
-   * listened, or null if none: a node publishes an owner id only once it deleted that owner's key,
-   * so an attempt may delete it wherever it is left (see {@code WaitingAcquire}).
+   * listened, or null if none: an owner id is announced only once its owner released it (or for a
+   * failed local handoff's attempt, which never became a lease), and never used again, so an
+   * attempt may delete it wherever it is left (see {@code WaitingAcquire}).
    */
   synchronized @Nullable String lastAnnouncedOwner(String lockKey) {
     Channel channel = channels.get(ReleaseChannel.of(lockKey));

@@ -29,7 +29,10 @@ import org.jspecify.annotations.Nullable;
  * arrived yet (as a local handoff's attempt does): a waiter acts on the lead's naming or on the
  * quorum-th node's announcement, and a node may take its step before the release's (an unfenced
  * refusal names no holder, so without it the waiter could not tell that case from a rival's win and
- * would sleep its retry delay). A retry started by any other release announcement (or the confirmed
+ * would sleep its retry delay). A fenced waiter's other attempts after its first delete the last
+ * owner announced on the lock too: a contended release the lead passed to this client leaves its
+ * key on the other nodes to this client's step ({@link Nodes#releaseLease}), and the naming may not
+ * be what starts that step. A retry started by any other release announcement (or the confirmed
  * subscription) after a failure that was not a split vote is contended: it asks the lock's {@link
  * LeadNode} first ({@link AcquireAttempt}), so that the waiters of other processes woken by the
  * same release do not split the nodes with it. A retry started by the retry timer, or after a split

@@ -7,10 +7,12 @@ import io.fencedlock.redlock.resp.RespNodeDriver;
 import io.fencedlock.redlock.spi.Environment;
 import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.redlock.spi.NodeKeys;
+import io.fencedlock.redlock.spi.ReleaseFeed;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +21,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -234,9 +239,12 @@ final class NamedHandoffIT {
           .until(() -> Cluster.holdingValue(nodes, resource, next.ownerId()) == 5);
       assertThat(releases).as("still held back").containsExactly("releaseNamingNext@4");
 
+      long scripts = Cluster.evalshaCalls(nodes);
       assertThat(holds.runHeld()).isEqualTo(1);
-      await().atMost(Timing.AWAIT).until(() -> releases.size() == 5);
       assertThat(releases).contains("release@0", "release@1", "release@2", "release@3");
+      await() // answered, not only sent: then a's deletes have met b's key
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.evalshaCalls(nodes) - scripts == 4);
       assertThat(Cluster.holdingValue(nodes, resource, next.ownerId()))
           .as("a's late deletes found b's key, not a's")
           .isEqualTo(5);
@@ -269,6 +277,35 @@ final class NamedHandoffIT {
   }
 
   /**
+   * The other clients were not told of a release the lead passed to a named client that never
+   * steps: when the hold is over, the held-back deletes announce it, so that they do not sleep
+   * until their retry delay (here longer than the test) beside a free lock.
+   */
+  @Test
+  void aNamedClientThatNeverSteps_theHeldBackDeletesTellTheOthers() throws Exception {
+    String resource = Cluster.resourceLedBy(nodes, 4, "named:silent-tell");
+    LockSteps steps = new LockSteps();
+    RedlockConfig config = config(steps);
+    HeldTasks holds = HeldTasks.heldBackDeletes();
+    try (Redlock a = Redlock.create(config, RespNodeDriver.open(config), holds.environment());
+        Redlock c = client()) {
+      Lease held = acquireAfterARival(a, resource, steps);
+      CompletableFuture<Lease> waiting = queue(c, resource, 1);
+      lead(resource).command("DEL", NodeKeys.waiters(resource)); // c listens, but is not queued
+      try (RespNodeDriver silent = silentlyQueued(config, resource)) {
+        held.release();
+        assertThat(queued(resource)).as("the silent client named").isZero();
+        assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(4);
+
+        assertThat(holds.runHeld()).isEqualTo(1);
+        Lease lease = waiting.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
+        lease.release();
+      }
+    }
+  }
+
+  /**
    * A naming can lose the race with the named client's retry timer, or arrive while one of its
    * attempts is starting, and the attempt that then runs was not started by it. Every fenced
    * attempt of a waiting client therefore deletes the key of the last owner it heard announced.
@@ -282,12 +319,15 @@ final class NamedHandoffIT {
     LockSteps steps = new LockSteps();
     RedlockConfig config = config(steps);
     RedlockConfig lingering = config(new LockSteps());
+    List<String> bHeard = new CopyOnWriteArrayList<>();
     try (Redlock a =
             Redlock.create(
                 config, RespNodeDriver.open(config), HeldTasks.heldBackDeletes().environment());
         Redlock b =
             Redlock.create(
-                lingering, RespNodeDriver.open(lingering), HeldTasks.sweeps().environment())) {
+                lingering,
+                hearing(RespNodeDriver.open(lingering), bHeard),
+                HeldTasks.sweeps().environment())) {
       Lease first = a.acquire(resource, TTL, Duration.ZERO);
       CompletableFuture<Lease> bWaits = queue(b, resource, 1);
       first.release();
@@ -300,8 +340,7 @@ final class NamedHandoffIT {
         assertThat(Cluster.holdingValue(nodes, resource, held.ownerId())).isEqualTo(4);
         // what the named client would pass on: b hears it while it does not wait
         lead(resource).command("PUBLISH", ReleaseChannel.of(resource), held.ownerId() + "\n");
-        // a round trip of b's after the message was out, so b's I/O thread has read it
-        b.tryAcquire(resource + ":probe", TTL).ifPresent(Lease::release);
+        await().atMost(Timing.AWAIT).until(() -> bHeard.contains(held.ownerId() + "\n"));
 
         Lease lease =
             b.acquireAsync(resource, TTL, NEVER_IN_THIS_TEST.multipliedBy(2))
@@ -454,16 +493,63 @@ final class NamedHandoffIT {
     return silent;
   }
 
+  /**
+   * {@code driver}, with every release message its client has heard (after the client handled it)
+   * added to {@code heard}.
+   */
+  private static NodeDriver hearing(NodeDriver driver, List<String> heard) {
+    ReleaseFeed feed = driver.releases();
+    ReleaseFeed recorded =
+        new ReleaseFeed() {
+          @Override
+          public void listen(BiConsumer<String, String> onRelease) {
+            feed.listen(
+                (channel, message) -> {
+                  onRelease.accept(channel, message);
+                  heard.add(message);
+                });
+          }
+
+          @Override
+          public CompletableFuture<Void> subscribe(String channel) {
+            return feed.subscribe(channel);
+          }
+
+          @Override
+          public void unsubscribe(String channel) {
+            feed.unsubscribe(channel);
+          }
+        };
+    return delegating(
+        driver, (method, args) -> method.getName().equals("releases") ? recorded : null);
+  }
+
   /** The real driver of {@code config}, with its release calls recorded as "method@node". */
   private static NodeDriver recording(RedlockConfig config, List<String> releases) {
-    RespNodeDriver real = RespNodeDriver.open(config);
+    return delegating(
+        RespNodeDriver.open(config),
+        (method, args) -> {
+          if (List.of("release", "releaseNamingNext").contains(method.getName())) {
+            releases.add(method.getName() + "@" + args[0]);
+          }
+          return null;
+        });
+  }
+
+  /**
+   * {@code real}, whose calls first go to {@code before}: its result, if not null, is returned
+   * instead of calling {@code real}.
+   */
+  private static NodeDriver delegating(
+      NodeDriver real, BiFunction<Method, Object[], @Nullable Object> before) {
     return (NodeDriver)
         Proxy.newProxyInstance(
             NodeDriver.class.getClassLoader(),
             new Class<?>[] {NodeDriver.class},
             (proxy, method, args) -> {
-              if (List.of("release", "releaseNamingNext").contains(method.getName())) {
-                releases.add(method.getName() + "@" + args[0]);
+              Object instead = before.apply(method, args);
+              if (instead != null) {
+                return instead;
               }
               try {
                 return method.invoke(real, args);
