@@ -448,7 +448,7 @@ final class Nodes {
       @Nullable HeldBackDeletes held) {
     String announceOn = announce ? ReleaseChannel.of(lockKey) : null;
     IntFunction<CompletableFuture<NodeReply>> release =
-        node -> release(node, lockKey, owner, announceOn, namingNode, token, false);
+        node -> deleteOn(node, lockKey, owner, announceOn, namingNode, token, false);
     return afterEachSettled(
         settledPerNode,
         sentPerNode,
@@ -461,7 +461,7 @@ final class Nodes {
                     ? release.apply(node)
                     : held.go.thenCompose(
                         holdRanOut ->
-                            release(
+                            deleteOn(
                                 node, lockKey, owner, announceOn, namingNode, token, holdRanOut)));
   }
 
@@ -470,7 +470,7 @@ final class Nodes {
    * elsewhere announced only where no node names ({@code namingNode} is -1), or when {@code
    * announceAnyway}.
    */
-  private CompletableFuture<NodeReply> release(
+  private CompletableFuture<NodeReply> deleteOn(
       int node,
       String lockKey,
       String owner,
