@@ -12,8 +12,8 @@ import java.time.Duration;
 record BenchPlan(int reps, Window first, Window later) {
 
   /**
-   * About 10 minutes of measuring in all (7 before floor-raw and scenario 1-many; estimated, not
-   * timed).
+   * About 11 minutes of measuring in all (7 before floor-raw and scenarios 1-many and 1-idle;
+   * estimated, not timed).
    */
   static BenchPlan full() {
     return new BenchPlan(

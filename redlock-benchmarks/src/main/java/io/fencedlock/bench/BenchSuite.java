@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The scenarios over one set of Redis nodes: 1, 1-many, 2 and 3 on direct loopback links (issues 5
- * and 20), 4 through the fault proxy with latency on every link.
+ * The scenarios over one set of Redis nodes: 1, 1-many, 1-idle, 2 and 3 on direct loopback links
+ * (issues 5 and 20), 4 through the fault proxy with latency on every link.
  */
 final class BenchSuite {
   /**
@@ -45,6 +45,7 @@ final class BenchSuite {
                 + " resources, uncontended: acquire + release",
             UncontendedScenario.MANY,
             servers);
+    Scenario s1idle = UncontendedScenario.afterIdle(servers);
     Scenario s2 = new ThroughputScenario(servers);
     Scenario s3 = new HandoffScenario(servers);
     Scenario s4 =
@@ -55,9 +56,9 @@ final class BenchSuite {
             servers);
     Map<String, ScenarioResult> results = new LinkedHashMap<>();
     try (Systems direct = Systems.open(uris)) {
-      int total = BenchRunner.runs(plan, List.of(s1, s1many, s2, s3, s4), direct.all());
+      int total = BenchRunner.runs(plan, List.of(s1, s1many, s1idle, s2, s3, s4), direct.all());
       BenchRunner runner = new BenchRunner(plan, new Progress(progressOut, total));
-      for (Scenario s : List.of(s1, s1many, s2, s3)) {
+      for (Scenario s : List.of(s1, s1many, s1idle, s2, s3)) {
         results.put(s.id(), runner.run(s, direct.all()));
       }
       try (LatencyLinks links = LatencyLinks.start(uris, LATENCY_MICROS, JITTER_MICROS);

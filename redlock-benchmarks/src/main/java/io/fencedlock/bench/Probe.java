@@ -23,10 +23,10 @@ import java.util.Map;
  * {@code DIR} and its libraries (Lettuce, Netty) loaded once more beside it ({@link Isolated}): so
  * two builds of the client can be measured in the same run, in turns.
  *
- * <p>Scenario 1 measures the systems of a round in 100 ms turns (as the benchmark does); scenarios
- * 2 and 3 run them one after another, starting one system later each round. Figures: p50 (µs),
- * ops/s, client CPU µs per operation, bytes allocated per operation, the Redis servers' CPU µs per
- * operation ({@link ServerCpu}).
+ * <p>Scenarios 1, 1-many and 1-idle measure the systems of a round in 100 ms turns (as the
+ * benchmark does); scenarios 2 and 3 run them one after another, starting one system later each
+ * round. Figures: p50 (µs), ops/s, client CPU µs per operation, bytes allocated per operation, the
+ * Redis servers' CPU µs per operation ({@link ServerCpu}).
  */
 public final class Probe {
   private Probe() {}
@@ -78,7 +78,8 @@ public final class Probe {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.setProperty("org.slf4j.simpleLogger.log.io.fencedlock.redlock.DefaultRedlock", "error");
     if (args.length < 4) {
-      System.err.println("usage: Probe SCENARIO(1|1-many|2|3) ROUNDS SECONDS SYSTEM,SYSTEM,...");
+      System.err.println(
+          "usage: Probe SCENARIO(1|1-many|1-idle|2|3) ROUNDS SECONDS SYSTEM,SYSTEM,...");
       System.exit(2);
     }
     String scenarioId = args[0];
@@ -128,6 +129,7 @@ public final class Probe {
       case "1" -> new UncontendedScenario("1", "probe", 1, servers);
       case "1-many" ->
           new UncontendedScenario("1-many", "probe", UncontendedScenario.MANY, servers);
+      case "1-idle" -> UncontendedScenario.afterIdle(servers).forAnySystem();
       case "2" -> new ThroughputScenario(servers);
       case "3" -> new HandoffScenario(servers);
       default -> throw new IllegalArgumentException("unknown scenario " + id);

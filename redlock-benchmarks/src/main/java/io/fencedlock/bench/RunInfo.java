@@ -28,7 +28,7 @@ record RunInfo(
             + plan.first().warmup().toMillis()
             + " ms), measure "
             + plan.later().measure().toMillis()
-            + " ms (scenarios 1, 1-many and 4: the systems in turns of "
+            + " ms (scenarios 1, 1-many, 1-idle and 4: the systems in turns of "
             + UncontendedScenario.TURN.toMillis()
             + " ms)",
         Runtime.getRuntime().availableProcessors(),
@@ -56,9 +56,9 @@ record RunInfo(
     map.put("scenario4Links", latencyToxic);
     map.put(
         "clientCost",
-        "per operation, sampled around each turn (scenarios 1, 1-many, 4) or the measuring window"
-            + " (2, 3), when one system alone works: process CPU time (getProcessCpuTime, in 10 ms"
-            + " ticks on Linux) minus the in-process fault proxy's threads, and the sum of"
+        "per operation, sampled around each turn (scenarios 1, 1-many, 1-idle, 4) or the measuring"
+            + " window (2, 3), when one system alone works: process CPU time (getProcessCpuTime, in"
+            + " 10 ms ticks on Linux) minus the in-process fault proxy's threads, and the sum of"
             + " getThreadAllocatedBytes over the JVM's threads; the Redis servers are separate"
             + " processes and not counted");
     return map;

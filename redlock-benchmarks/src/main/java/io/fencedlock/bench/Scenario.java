@@ -3,7 +3,7 @@ package io.fencedlock.bench;
 /** One workload, run against one system at a time. Implementations are stateless. */
 interface Scenario {
 
-  /** A stable id, used as the key in results.json: "1", "1-many", "2", "3", "4". */
+  /** A stable id, used as the key in results.json: "1", "1-many", "1-idle", "2", "3", "4". */
   String id();
 
   /** One line saying what is measured, for tables and the plot. */

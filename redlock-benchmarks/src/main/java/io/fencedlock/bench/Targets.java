@@ -182,8 +182,9 @@ final class Targets {
    * 1 and 4 (no client waiting for a quorum of parallel replies beats floor-N beyond the run's
    * noise, so none beats Redisson RedLock by more; the scenario-1 Redisson targets take 0.9 of it),
    * the handoffs in issue 5's round trips (half of floor-N's scenario-1 p50, as in runs 1 to 16),
-   * and the allocation per operation against floor-raw's (issue 20 asks for it to be reported, with
-   * no limit).
+   * scenario 1-idle against scenario 1 and the handoffs in its round trips (what starting from idle
+   * costs on this machine), and the allocation per operation against floor-raw's (issue 20 asks for
+   * it to be reported, with no limit).
    */
   static List<Reference> references(Map<String, ScenarioResult> byId) {
     Figures medians =
@@ -210,6 +211,33 @@ final class Targets {
                     + " earlier runs"));
       }
     }
+    if (byId.containsKey("1") && byId.containsKey("1-idle")) {
+      references.add(
+          new Reference(
+              "s1-idle.floorRaw_p50_over_s1",
+              medians.get("1-idle", FLOOR_RAW, Stats::p50)
+                  / medians.get("1", FLOOR_RAW, Stats::p50),
+              "what starting from idle adds to the floor's round trips on this machine (waking"
+                  + " halted CPUs, the servers, the I/O thread and the caller); not a target"));
+      for (String system : List.of(UNFENCED, FENCED)) {
+        references.add(
+            new Reference(
+                "s1-idle." + shortName(system) + "_p50_over_floorRaw",
+                ratio("1-idle", system, FLOOR_RAW, Stats::p50).applyAsDouble(medians),
+                "scenario 1's ratio, from idle; not a target"));
+      }
+      if (byId.containsKey("3")) {
+        for (String system : List.of(FENCED, UNFENCED, FENCED_SEPARATE)) {
+          references.add(
+              new Reference(
+                  "s3." + shortName(system) + "_handoff_p50_in_idle_round_trips",
+                  medians.get("3", system, Stats::p50)
+                      / (medians.get("1-idle", FLOOR_RAW, Stats::p50) / FLOOR_ROUND_TRIPS),
+                  "in round trips from idle (half of floor-raw's scenario-1-idle p50), the kind a"
+                      + " handoff is made of; the targets count scenario 1's"));
+        }
+      }
+    }
     for (String id : List.of("1", "1-many")) {
       if (byId.containsKey(id)) {
         for (String system : List.of(UNFENCED, FENCED)) {
@@ -230,6 +258,17 @@ final class Targets {
   /** Half of floor-raw's scenario-1 p50, in microseconds; NaN if it did not run. */
   static double roundTripMicros(ScenarioResult s1) {
     return s1.median(ROUND_TRIP_SYSTEM).map(s -> s.p50() / FLOOR_ROUND_TRIPS).orElse(Double.NaN);
+  }
+
+  /**
+   * Half of floor-raw's scenario-1-idle p50, in microseconds: a round trip that starts from idle,
+   * as a handoff's do; NaN if it did not run.
+   */
+  static double idleRoundTripMicros(ScenarioResult s1idle) {
+    return s1idle
+        .median(ROUND_TRIP_SYSTEM)
+        .map(s -> s.p50() / FLOOR_ROUND_TRIPS)
+        .orElse(Double.NaN);
   }
 
   /**

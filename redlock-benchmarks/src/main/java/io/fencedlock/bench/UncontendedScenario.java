@@ -2,15 +2,17 @@ package io.fencedlock.bench;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One client acquiring and releasing resources nobody else uses, back to back (closed loop: the
  * next operation starts when the last ends, so there is no schedule to fall behind and no
  * coordinated omission to correct). Scenarios 1 and 4 use one resource and differ only in the
  * links; scenario 1-many cycles over {@link #MANY} resources, as an application locking many keys
- * does.
+ * does; scenario 1-idle ({@link #afterIdle}) pauses before each operation, outside its timing.
  *
  * <p>The systems are measured in turns of {@link #TURN}: a system's own stragglers (replies still
  * arriving after an operation returned) land on its own next operation, as they do for a real
@@ -26,11 +28,21 @@ final class UncontendedScenario implements TurnTakingScenario {
   /** Resources the client of scenario 1-many cycles over. */
   static final int MANY = 100;
 
+  /** The systems of scenario 1-idle: the round trip's floor and the two it is compared with. */
+  static final Set<String> IDLE_SYSTEMS =
+      Set.of(Systems.FLOOR_RAW, Systems.UNFENCED, Systems.FENCED);
+
   private final String id;
   private final String title;
   private final int resources;
   private final ServerCpu servers;
   private final LongSupplier clock;
+
+  /** Run before each operation, untimed; null for none. */
+  private final @Nullable Runnable idle;
+
+  /** The only systems that take part; null for every system that takes part in this id. */
+  private final @Nullable Set<String> only;
 
   /** With the Redis servers whose CPU time is measured beside the client's ({@link CostMeter}). */
   UncontendedScenario(String id, String title, int resources, ServerCpu servers) {
@@ -42,6 +54,17 @@ final class UncontendedScenario implements TurnTakingScenario {
    */
   UncontendedScenario(
       String id, String title, int resources, ServerCpu servers, LongSupplier clock) {
+    this(id, title, resources, servers, clock, null, null);
+  }
+
+  private UncontendedScenario(
+      String id,
+      String title,
+      int resources,
+      ServerCpu servers,
+      LongSupplier clock,
+      @Nullable Runnable idle,
+      @Nullable Set<String> only) {
     if (resources < 1) {
       throw new IllegalArgumentException("resources must be at least 1: " + resources);
     }
@@ -50,6 +73,44 @@ final class UncontendedScenario implements TurnTakingScenario {
     this.resources = resources;
     this.servers = servers;
     this.clock = clock;
+    this.idle = idle;
+    this.only = only;
+  }
+
+  /**
+   * Scenario 1-idle: scenario 1 with the client idle for {@link HandoffScenario#HOLD} before each
+   * operation (untimed), as every handoff of scenario 3 follows a holder's work of that length. On
+   * a virtual machine whose idle CPUs halt, a round trip that starts from idle pays for waking them
+   * (the servers', the I/O thread's, the caller's), which scenario 1's back-to-back round trips
+   * never do; floor-raw's p50 here is the round trip a handoff's steps are made of. Only {@link
+   * #IDLE_SYSTEMS} take part.
+   */
+  static UncontendedScenario afterIdle(ServerCpu servers) {
+    return afterIdle(servers, System::nanoTime, () -> Workers.pause(HandoffScenario.HOLD));
+  }
+
+  /** The same, with {@code clock} timing turns and operations and {@code idle} as the pause. */
+  static UncontendedScenario afterIdle(ServerCpu servers, LongSupplier clock, Runnable idle) {
+    return new UncontendedScenario(
+        "1-idle",
+        "scenario 1 with the client idle for "
+            + HandoffScenario.HOLD.toMillis()
+            + " ms (untimed) before each operation, as before a handoff",
+        1,
+        servers,
+        clock,
+        idle,
+        IDLE_SYSTEMS);
+  }
+
+  /** This scenario for every system that takes part in its id (for {@link Probe}'s builds). */
+  UncontendedScenario forAnySystem() {
+    return new UncontendedScenario(id, title, resources, servers, clock, idle, null);
+  }
+
+  @Override
+  public boolean accepts(LockSystem system) {
+    return (only == null || only.contains(system.name())) && system.takesPart(id);
   }
 
   @Override
@@ -123,6 +184,10 @@ final class UncontendedScenario implements TurnTakingScenario {
       long end = clock.getAsLong() + length.toNanos();
       long now;
       while ((now = clock.getAsLong()) < end) {
+        if (idle != null) {
+          idle.run();
+          now = clock.getAsLong();
+        }
         String resource = names[next];
         next = next + 1 == names.length ? 0 : next + 1;
         try {

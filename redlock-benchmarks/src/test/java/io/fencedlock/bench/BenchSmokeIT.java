@@ -31,11 +31,17 @@ final class BenchSmokeIT {
     JsonArray scenarios = results.getAsJsonArray("scenarios");
     assertThat(scenarios)
         .extracting(s -> s.getAsJsonObject().get("id").getAsString())
-        .containsExactly("1", "1-many", "2", "3", "4");
+        .containsExactly("1", "1-many", "1-idle", "2", "3", "4");
     for (JsonElement scenario : scenarios) {
       String id = scenario.getAsJsonObject().get("id").getAsString();
       JsonArray systems = scenario.getAsJsonObject().getAsJsonArray("systems");
-      assertThat(systems.size()).isGreaterThanOrEqualTo(4);
+      if (id.equals("1-idle")) {
+        assertThat(systems)
+            .extracting(s -> s.getAsJsonObject().get("name").getAsString())
+            .containsExactlyInAnyOrderElementsOf(UncontendedScenario.IDLE_SYSTEMS);
+      } else {
+        assertThat(systems.size()).isGreaterThanOrEqualTo(4);
+      }
       if (!id.equals("3")) {
         assertThat(systems)
             .as("scenario %s", id)
@@ -74,15 +80,20 @@ final class BenchSmokeIT {
     JsonArray references = results.getAsJsonArray("references");
     assertThat(references)
         .extracting(r -> r.getAsJsonObject().get("name").getAsString())
-        .contains("s1.redissonRedLock_p50_over_floorN", "s4.redissonRedLock_p50_over_floorN");
+        .contains(
+            "s1.redissonRedLock_p50_over_floorN",
+            "s4.redissonRedLock_p50_over_floorN",
+            "s1-idle.floorRaw_p50_over_s1",
+            "s3.fenced8instances_handoff_p50_in_idle_round_trips");
     assertThat(results.get("roundTripSystem").getAsString()).isEqualTo(Systems.FLOOR_RAW);
     assertThat(results.get("roundTripMicros").getAsDouble()).isPositive();
-    assertThat(scenarios.get(4).getAsJsonObject().get("title").getAsString())
+    assertThat(results.get("idleRoundTripMicros").getAsDouble()).isPositive();
+    assertThat(scenarios.get(5).getAsJsonObject().get("title").getAsString())
         .contains("1 ms ± 0.2 ms");
     assertThat(Files.readString(dir.resolve("report.html")))
         .contains("<svg", "polyline", "CPU µs/op", "server CPU µs/op");
     assertThat(progress.toString(StandardCharsets.UTF_8))
-        .contains("scenario 1 ", "scenario 1-many", "scenario 4");
+        .contains("scenario 1 ", "scenario 1-many", "scenario 1-idle", "scenario 4");
   }
 
   @Test

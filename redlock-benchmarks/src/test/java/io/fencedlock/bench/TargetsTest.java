@@ -138,6 +138,29 @@ final class TargetsTest {
         .isCloseTo(3.0, within(0.01));
   }
 
+  @Test
+  void references_scenario1IdleAgainstScenario1_andHandoffsInIdleRoundTrips() {
+    scenario("1").add(Systems.FLOOR_RAW, measurement(100, 100));
+    ScenarioResult idle = scenario("1-idle");
+    idle.add(Systems.FLOOR_RAW, measurement(250, 100));
+    idle.add(Systems.FENCED, measurement(300, 100));
+    scenario("3").add(Systems.FENCED_SEPARATE, measurement(500, 100));
+
+    Map<String, Double> references =
+        Targets.references(run).stream()
+            .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
+
+    assertThat(references.get("s1-idle.floorRaw_p50_over_s1")).isCloseTo(2.5, within(0.01));
+    assertThat(references.get("s1-idle.fenced_p50_over_floorRaw")).isCloseTo(1.2, within(0.01));
+    // 500 µs against a round trip from idle of 125 µs (the targets' round trip is 50 µs).
+    assertThat(references.get("s3.fenced8instances_handoff_p50_in_idle_round_trips"))
+        .isCloseTo(4.0, within(0.01));
+    assertThat(Targets.idleRoundTripMicros(idle)).isCloseTo(125, within(0.5));
+    assertThat(byName(Targets.check(run)).get("s3.fenced8instances_handoff_p50_in_round_trips"))
+        .as("the target still counts scenario 1's round trips")
+        .satisfies(t -> assertThat(t.value()).isCloseTo(10.0, within(0.01)));
+  }
+
   private ScenarioResult scenario(String id) {
     return run.computeIfAbsent(
         id, i -> new ScenarioResult(new StorageBench.Titled(i, "scenario " + i)));

@@ -1,6 +1,7 @@
 package io.fencedlock.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -129,6 +130,49 @@ final class UncontendedScenarioTest {
     assertThat(burningStats.cpuMicrosPerOp()).isGreaterThan(burnedMicros * 0.8);
     assertThat(idleStats.cpuMicrosPerOp()).isLessThan(burnedMicros * 0.3);
     assertThat(allocatingStats.cpuMicrosPerOp()).isLessThan(burnedMicros * 0.3);
+  }
+
+  @Test
+  void afterIdle_pausesBeforeEachOperation_outsideItsTiming_andTakesOnlyItsSystems() {
+    List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    Runnable idle =
+        () -> {
+          order.add("idle");
+          clock.addAndGet(Duration.ofMillis(2).toNanos()); // the pause, on the manual clock
+        };
+    UncontendedScenario scenario = UncontendedScenario.afterIdle(ServerCpu.NONE, clock::get, idle);
+    LockSystem floorRaw =
+        new StandIn(Systems.FLOOR_RAW, calls) {
+          @Override
+          public Held acquire(String resource, Duration maxWait) {
+            order.add("op");
+            return super.acquire(resource, maxWait);
+          }
+        };
+
+    assertThat(scenario.id()).isEqualTo("1-idle");
+    assertThat(scenario.accepts(floorRaw)).isTrue();
+    assertThat(scenario.accepts(new StandIn(Systems.FENCED, calls))).isTrue();
+    assertThat(scenario.accepts(new StandIn(Systems.REDISSON_REDLOCK, calls))).isFalse();
+    assertThat(scenario.forAnySystem().accepts(new StandIn(Systems.REDISSON_REDLOCK, calls)))
+        .isTrue();
+
+    Measurement m =
+        scenario
+            .runInTurns(List.of(floorRaw), new Window(Duration.ZERO, Duration.ofMillis(300)))
+            .get(0);
+
+    // Each operation takes 1 ms of the manual clock and follows 2 ms of idle: 100 in 300 ms, each
+    // timed at 1 ms (within the histogram's three significant digits), not 3.
+    assertThat(m.latencies().getTotalCount()).isEqualTo(100);
+    assertThat((double) m.latencies().getMaxValue())
+        .isCloseTo(Duration.ofMillis(1).toNanos(), within(2_000.0));
+    assertThat((double) m.latencies().getMinValue())
+        .isCloseTo(Duration.ofMillis(1).toNanos(), within(2_000.0));
+    for (int i = 0; i < order.size(); i += 2) {
+      assertThat(order.subList(i, Math.min(order.size(), i + 2))).startsWith("idle");
+    }
   }
 
   private static final int ALLOCATED_PER_OP = 64 * 1024;
