@@ -129,7 +129,7 @@ public final class Probe {
       case "1" -> new UncontendedScenario("1", "probe", 1, servers);
       case "1-many" ->
           new UncontendedScenario("1-many", "probe", UncontendedScenario.MANY, servers);
-      case "1-idle" -> UncontendedScenario.afterIdle(servers).forAnySystem();
+      case "1-idle" -> UncontendedScenario.afterIdle(servers);
       case "2" -> new ThroughputScenario(servers);
       case "3" -> new HandoffScenario(servers);
       default -> throw new IllegalArgumentException("unknown scenario " + id);

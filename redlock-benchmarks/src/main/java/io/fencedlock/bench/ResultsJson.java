@@ -34,8 +34,10 @@ final class ResultsJson {
         s1 == null ? null : nanToNull(round(Targets.floorNRoundTripMicros(s1))));
     ScenarioResult s1idle = scenarios.get("1-idle");
     root.put(
-        "idleRoundTripMicros",
-        s1idle == null ? null : nanToNull(round(Targets.idleRoundTripMicros(s1idle))));
+        "idleSurchargeMicros",
+        s1 == null || s1idle == null
+            ? null
+            : nanToNull(round(Targets.idleSurchargeMicros(s1, s1idle))));
     List<Object> list = new ArrayList<>();
     scenarios.values().forEach(s -> list.add(scenario(s)));
     root.put("scenarios", list);

@@ -79,10 +79,11 @@ final class UncontendedScenario implements TurnTakingScenario {
 
   /**
    * Scenario 1-idle: scenario 1 with the client idle for {@link HandoffScenario#HOLD} before each
-   * operation (untimed), as every handoff of scenario 3 follows a holder's work of that length. On
-   * a virtual machine whose idle CPUs halt, a round trip that starts from idle pays for waking them
-   * (the servers', the I/O thread's, the caller's), which scenario 1's back-to-back round trips
-   * never do; floor-raw's p50 here is the round trip a handoff's steps are made of. Only {@link
+   * operation (untimed), as every handoff of scenario 3 follows a holder's work of that length.
+   * Whatever starting after an idle stretch costs on the machine (on a virtual machine whose idle
+   * CPUs halt: waking them for the servers, the I/O thread and the caller), scenario 1's
+   * back-to-back operations never pay it and every handoff does; floor-raw's p50 here minus its
+   * scenario-1 p50 is that cost for the floor ({@link Targets#idleSurchargeMicros}). Only {@link
    * #IDLE_SYSTEMS} take part.
    */
   static UncontendedScenario afterIdle(ServerCpu servers) {
@@ -101,11 +102,6 @@ final class UncontendedScenario implements TurnTakingScenario {
         clock,
         idle,
         IDLE_SYSTEMS);
-  }
-
-  /** This scenario for every system that takes part in its id (for {@link Probe}'s builds). */
-  UncontendedScenario forAnySystem() {
-    return new UncontendedScenario(id, title, resources, servers, clock, idle, null);
   }
 
   @Override

@@ -152,10 +152,10 @@ final class TargetsTest {
 
     assertThat(references.get("s1-idle.floorRaw_p50_over_s1")).isCloseTo(2.5, within(0.01));
     assertThat(references.get("s1-idle.fenced_p50_over_floorRaw")).isCloseTo(1.2, within(0.01));
-    // 500 µs against a round trip from idle of 125 µs (the targets' round trip is 50 µs).
-    assertThat(references.get("s3.fenced8instances_handoff_p50_in_idle_round_trips"))
-        .isCloseTo(4.0, within(0.01));
-    assertThat(Targets.idleRoundTripMicros(idle)).isCloseTo(125, within(0.5));
+    // The idle surcharge is 250 - 100 = 150 µs: 500 - 150 = 350 µs, in round trips of 50 µs.
+    assertThat(Targets.idleSurchargeMicros(run.get("1"), idle)).isCloseTo(150, within(0.5));
+    assertThat(references.get("s3.fenced8instances_handoff_p50_less_idle_surcharge_in_round_trips"))
+        .isCloseTo(7.0, within(0.01));
     assertThat(byName(Targets.check(run)).get("s3.fenced8instances_handoff_p50_in_round_trips"))
         .as("the target still counts scenario 1's round trips")
         .satisfies(t -> assertThat(t.value()).isCloseTo(10.0, within(0.01)));
