@@ -226,15 +226,15 @@ final class Targets {
                 "scenario 1's ratio, after idle; not a target"));
       }
       if (byId.containsKey("3")) {
-        double surcharge = medians.get("1-idle", FLOOR_RAW, Stats::p50) - s1;
+        double surcharge = idleSurchargeMicros(byId.get("1"), byId.get("1-idle"));
+        double roundTrip = roundTripMicros(byId.get("1"));
         for (String system : List.of(FENCED, UNFENCED, FENCED_SEPARATE)) {
           references.add(
               new Reference(
                   "s3." + shortName(system) + "_handoff_p50_less_idle_surcharge_in_round_trips",
-                  s1 == 0
+                  roundTrip == 0
                       ? Double.NaN
-                      : (medians.get("3", system, Stats::p50) - surcharge)
-                          / (s1 / FLOOR_ROUND_TRIPS),
+                      : (medians.get("3", system, Stats::p50) - surcharge) / roundTrip,
                   "the handoff less floor-raw's idle surcharge (its 1-idle p50 minus its scenario-1"
                       + " p50), taken off once, in scenario 1's round trips; not a target"));
         }

@@ -38,11 +38,8 @@ final class UncontendedScenario implements TurnTakingScenario {
   private final ServerCpu servers;
   private final LongSupplier clock;
 
-  /** Run before each operation, untimed; null for none. */
+  /** Run before each operation, untimed; null for none. With it, only {@link #IDLE_SYSTEMS} run. */
   private final @Nullable Runnable idle;
-
-  /** The only systems that take part; null for every system that takes part in this id. */
-  private final @Nullable Set<String> only;
 
   /** With the Redis servers whose CPU time is measured beside the client's ({@link CostMeter}). */
   UncontendedScenario(String id, String title, int resources, ServerCpu servers) {
@@ -54,7 +51,7 @@ final class UncontendedScenario implements TurnTakingScenario {
    */
   UncontendedScenario(
       String id, String title, int resources, ServerCpu servers, LongSupplier clock) {
-    this(id, title, resources, servers, clock, null, null);
+    this(id, title, resources, servers, clock, null);
   }
 
   private UncontendedScenario(
@@ -63,8 +60,7 @@ final class UncontendedScenario implements TurnTakingScenario {
       int resources,
       ServerCpu servers,
       LongSupplier clock,
-      @Nullable Runnable idle,
-      @Nullable Set<String> only) {
+      @Nullable Runnable idle) {
     if (resources < 1) {
       throw new IllegalArgumentException("resources must be at least 1: " + resources);
     }
@@ -74,7 +70,6 @@ final class UncontendedScenario implements TurnTakingScenario {
     this.servers = servers;
     this.clock = clock;
     this.idle = idle;
-    this.only = only;
   }
 
   /**
@@ -100,13 +95,12 @@ final class UncontendedScenario implements TurnTakingScenario {
         1,
         servers,
         clock,
-        idle,
-        IDLE_SYSTEMS);
+        idle);
   }
 
   @Override
   public boolean accepts(LockSystem system) {
-    return (only == null || only.contains(system.name())) && system.takesPart(id);
+    return (idle == null || IDLE_SYSTEMS.contains(system.name())) && system.takesPart(id);
   }
 
   @Override
