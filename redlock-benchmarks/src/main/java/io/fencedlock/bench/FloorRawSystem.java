@@ -17,15 +17,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * everywhere). Thread-safe; many callers pipeline their commands on the same connections.
  */
 final class FloorRawSystem implements LockSystem {
-  private static final int INITIAL_BUFFER = 256;
-
   private final String name;
   private final RawNodes nodes;
   private final int needed;
 
-  /** Each caller encodes into its own direct buffer: no copy into a temporary one on write. */
-  private final ThreadLocal<ByteBuffer> buffers =
-      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(INITIAL_BUFFER));
+  private final CommandBuffers buffers = new CommandBuffers();
 
   FloorRawSystem(String name, List<String> uris, int needed) {
     this.name = name;
@@ -45,9 +41,19 @@ final class FloorRawSystem implements LockSystem {
 
   @Override
   public Held acquire(String resource, Duration maxWait) {
-    long owner = ThreadLocalRandom.current().nextLong();
+    take(resource, ThreadLocalRandom.current().nextLong());
+    return () -> delete(resource);
+  }
+
+  /**
+   * {@code SET resource owner NX PX ttl} on every node, done at the quorum-th {@code +OK}.
+   *
+   * @throws NotGrantedException if that became impossible (the grants are undone with {@code DEL})
+   */
+  void take(String resource, long owner) {
     ByteBuffer command =
-        RespCommands.set(buffer(resource), resource, owner, BenchTiming.LEASE_TTL.toMillis());
+        RespCommands.set(
+            buffers.forKey(resource), resource, owner, BenchTiming.LEASE_TTL.toMillis());
     QuorumStep set = new QuorumStep(ReplyKind.STATUS, needed, nodes.size());
     nodes.sendToAll(command, set);
     if (!set.await(BenchTiming.COMMAND_TIMEOUT.toNanos())) {
@@ -56,23 +62,53 @@ final class FloorRawSystem implements LockSystem {
       throw new NotGrantedException(
           name + ": " + resource + (error == null ? " is held" : ": " + error));
     }
-    return () -> delete(resource);
   }
 
-  private void delete(String resource) {
+  /** {@code DEL resource} on every node, waiting for a quorum of replies. */
+  void delete(String resource) {
     QuorumStep del = new QuorumStep(ReplyKind.INTEGER, needed, nodes.size());
-    nodes.sendToAll(RespCommands.del(buffer(resource), resource), del);
+    nodes.sendToAll(RespCommands.del(buffers.forKey(resource), resource), del);
     del.await(BenchTiming.COMMAND_TIMEOUT.toNanos());
   }
 
-  private ByteBuffer buffer(String resource) {
-    ByteBuffer buffer = buffers.get();
-    int capacity = RespCommands.capacityFor(resource);
-    if (buffer.capacity() < capacity) {
-      buffer = ByteBuffer.allocateDirect(capacity);
-      buffers.set(buffer);
+  /**
+   * Sends {@code SET resource to PX ttl} to every node, the replies going to {@code step}: the key
+   * given to {@code to} whoever holds it.
+   */
+  void transfer(String resource, long to, QuorumStep step) {
+    nodes.sendToAll(
+        RespCommands.transfer(
+            buffers.forKey(resource), resource, to, BenchTiming.LEASE_TTL.toMillis()),
+        step);
+  }
+
+  /**
+   * Sends {@link RespCommands#HAND_OVER_SCRIPT} to every node, the replies going to {@code step}:
+   * the key given to {@code to} where {@code from} holds it. Needs {@link #loadHandOverScript}.
+   */
+  void handOver(String resource, long from, long to, QuorumStep step) {
+    nodes.sendToAll(
+        RespCommands.handOver(
+            buffers.forKey(resource), resource, from, to, BenchTiming.LEASE_TTL.toMillis()),
+        step);
+  }
+
+  /** Puts {@link RespCommands#HAND_OVER_SCRIPT} into every node's script cache. */
+  void loadHandOverScript() {
+    QuorumStep load = new QuorumStep(ReplyKind.NIL, nodes.size(), nodes.size());
+    nodes.sendToAll(RespCommands.load("bench:unused"), load);
+    if (!load.await(BenchTiming.COMMAND_TIMEOUT.toNanos())) {
+      throw new IllegalStateException(
+          name + ": the hand-over script did not load everywhere: " + load.firstError());
     }
-    return buffer;
+  }
+
+  int nodeCount() {
+    return nodes.size();
+  }
+
+  int needed() {
+    return needed;
   }
 
   @Override

@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * A targeted measurement for one change at a time: one scenario, a few systems, many short rounds,
- * each round's figures divided by floor-raw's of the same round, and the median and range of those
- * ratios printed. Not part of {@code ./fencedlock bench}; run it with the benchmark's class path:
+ * each round's figures divided by floor-raw's of the same round (scenario 3's: floor-raw-handoff's,
+ * if it runs), and the median and range of those ratios printed. Not part of {@code ./fencedlock
+ * bench}; run it with the benchmark's class path:
  *
  * <pre>
  * java -cp redlock-benchmarks/target/classes:$(cat redlock-benchmarks/target/classpath.txt) \
@@ -108,6 +109,9 @@ public final class Probe {
       systems.add(
           switch (name) {
             case Systems.FLOOR_RAW -> new FloorRawSystem(name, uris, quorum);
+            case Systems.FLOOR_RAW_HANDOFF -> new FloorRawHandoffSystem(name, uris, quorum, false);
+            case Systems.FLOOR_RAW_HANDOFF_SCRIPT ->
+                new FloorRawHandoffSystem(name, uris, quorum, true);
             case Systems.FLOOR_N -> new FloorSystem(name, uris, quorum);
             case Systems.FLOOR_N_CAD -> new FloorSystem(name, uris, quorum, true, "1");
             case Systems.UNFENCED -> new OurRedlockSystem(name, uris, false);
@@ -178,7 +182,8 @@ public final class Probe {
     if (COUNTS.acquires.sum() > 0) {
       System.out.println(COUNTS);
     }
-    List<Stats> base = byName.get(Systems.FLOOR_RAW);
+    List<Stats> base =
+        byName.get(scenarioId.equals("3") ? Systems.FLOOR_RAW_HANDOFF : Systems.FLOOR_RAW);
     System.out.printf("scenario %s, %d rounds of %d ms%n", scenarioId, rounds, measure.toMillis());
     for (Map.Entry<String, List<Stats>> e : byName.entrySet()) {
       List<Stats> s = e.getValue();

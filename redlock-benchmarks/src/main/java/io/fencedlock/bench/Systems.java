@@ -11,6 +11,18 @@ final class Systems implements AutoCloseable {
   /** The real floor: no client library, RESP by hand, one I/O thread ({@link FloorRawSystem}). */
   static final String FLOOR_RAW = "floor-raw";
 
+  /**
+   * Scenario 3's floor: floor-raw with the waiting done in the process and a one-step handoff
+   * ({@link FloorRawHandoffSystem}).
+   */
+  static final String FLOOR_RAW_HANDOFF = "floor-raw-handoff";
+
+  /**
+   * Diagnostic for scenario 3: floor-raw-handoff whose step is the smallest script that checks the
+   * owner, as a real handoff step must.
+   */
+  static final String FLOOR_RAW_HANDOFF_SCRIPT = "floor-raw-handoff-script";
+
   static final String FLOOR_1 = "floor-1";
   static final String FLOOR_N = "floor-N";
 
@@ -40,6 +52,8 @@ final class Systems implements AutoCloseable {
     try {
       int quorum = uris.size() / 2 + 1;
       systems.all.add(new FloorRawSystem(FLOOR_RAW, uris, quorum));
+      systems.all.add(new FloorRawHandoffSystem(FLOOR_RAW_HANDOFF, uris, quorum, false));
+      systems.all.add(new FloorRawHandoffSystem(FLOOR_RAW_HANDOFF_SCRIPT, uris, quorum, true));
       systems.all.add(new FloorSystem(FLOOR_1, uris.subList(0, 1), 1));
       systems.all.add(new FloorSystem(FLOOR_N, uris, quorum));
       // The control and the diagnostic explain scenario 1's ratios, so they run only there.

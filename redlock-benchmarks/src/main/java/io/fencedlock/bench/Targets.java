@@ -4,6 +4,8 @@ import static io.fencedlock.bench.Systems.FENCED;
 import static io.fencedlock.bench.Systems.FENCED_SEPARATE;
 import static io.fencedlock.bench.Systems.FLOOR_N;
 import static io.fencedlock.bench.Systems.FLOOR_RAW;
+import static io.fencedlock.bench.Systems.FLOOR_RAW_HANDOFF;
+import static io.fencedlock.bench.Systems.FLOOR_RAW_HANDOFF_SCRIPT;
 import static io.fencedlock.bench.Systems.REDISSON_REDLOCK;
 import static io.fencedlock.bench.Systems.UNFENCED;
 
@@ -183,8 +185,9 @@ final class Targets {
    * noise, so none beats Redisson RedLock by more; the scenario-1 Redisson targets take 0.9 of it),
    * the handoffs in issue 5's round trips (half of floor-N's scenario-1 p50, as in runs 1 to 16),
    * scenario 1-idle (floor-raw's p50 against its scenario-1 p50, ours against floor-raw's, and the
-   * handoffs less floor-raw's idle surcharge, in round trips), and the allocation per operation
-   * against floor-raw's (issue 20 asks for it to be reported, with no limit).
+   * handoffs less floor-raw's idle surcharge, in round trips), the handoffs against the raw handoff
+   * floors of scenario 3 (floor-raw-handoff, with and without a script), and the allocation per
+   * operation against floor-raw's (issue 20 asks for it to be reported, with no limit).
    */
   static List<Reference> references(Map<String, ScenarioResult> byId) {
     Figures medians =
@@ -209,6 +212,27 @@ final class Targets {
                 p50 / (medians.get("1", FLOOR_N, Stats::p50) / FLOOR_ROUND_TRIPS),
                 "issue 5's round trip (half of floor-N's scenario-1 p50), for comparison with"
                     + " earlier runs"));
+      }
+    }
+    if (byId.containsKey("3")) {
+      if (byId.containsKey("1")) {
+        references.add(
+            new Reference(
+                "s3.floorRawHandoff_handoff_p50_in_round_trips",
+                inRoundTrips(FLOOR_RAW_HANDOFF).applyAsDouble(medians),
+                "the least a handoff within one process costs here (one fan-out of SET after the"
+                    + " hold, one thread woken), in scenario 1's round trips; not a target"));
+      }
+      for (String base : List.of(FLOOR_RAW_HANDOFF, FLOOR_RAW_HANDOFF_SCRIPT)) {
+        for (String system : List.of(FLOOR_RAW_HANDOFF_SCRIPT, FENCED, UNFENCED, FENCED_SEPARATE)) {
+          if (!system.equals(base)) {
+            references.add(
+                new Reference(
+                    "s3." + shortName(system) + "_handoff_p50_over_" + shortName(base),
+                    ratio("3", system, base, Stats::p50).applyAsDouble(medians),
+                    "the handoff against " + base + "'s in the same run; not a target"));
+          }
+        }
       }
     }
     if (byId.containsKey("1") && byId.containsKey("1-idle")) {
@@ -314,6 +338,8 @@ final class Targets {
       case FENCED -> "fenced";
       case UNFENCED -> "unfenced";
       case FENCED_SEPARATE -> "fenced8instances";
+      case FLOOR_RAW_HANDOFF -> "floorRawHandoff";
+      case FLOOR_RAW_HANDOFF_SCRIPT -> "floorRawHandoffScript";
       default -> system;
     };
   }

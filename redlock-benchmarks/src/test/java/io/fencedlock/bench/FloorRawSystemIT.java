@@ -1,5 +1,6 @@
 package io.fencedlock.bench;
 
+import static io.fencedlock.bench.Conditions.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -184,13 +184,5 @@ final class FloorRawSystemIT {
     nodes
         .node(0)
         .send(command, (kind, integer, error) -> replies.add(what + ": " + kind + " " + integer));
-  }
-
-  private static void await(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + Timing.AWAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("condition within " + Timing.AWAIT).isLessThan(deadline);
-      Workers.pause(Timing.POLL);
-    }
   }
 }

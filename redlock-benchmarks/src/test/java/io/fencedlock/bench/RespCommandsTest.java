@@ -21,6 +21,32 @@ final class RespCommandsTest {
   }
 
   @Test
+  void transfer_isSetWithoutNx() {
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("bench:s3"));
+
+    RespCommands.transfer(out, "bench:s3", 0xabcL, 10_000);
+
+    assertThat(text(out))
+        .isEqualTo(
+            "*5\r\n$3\r\nSET\r\n$8\r\nbench:s3\r\n$16\r\n0000000000000abc\r\n"
+                + "$2\r\nPX\r\n$5\r\n10000\r\n");
+  }
+
+  @Test
+  void handOver_isEvalshaOfTheHandOverScriptWithBothOwners() {
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("k"));
+
+    RespCommands.handOver(out, "k", 1L, 2L, 10_000);
+
+    assertThat(text(out))
+        .isEqualTo(
+            "*7\r\n$7\r\nEVALSHA\r\n$40\r\n"
+                + RespCommands.HAND_OVER_SHA
+                + "\r\n$1\r\n1\r\n$1\r\nk\r\n$16\r\n0000000000000001\r\n"
+                + "$16\r\n0000000000000002\r\n$5\r\n10000\r\n");
+  }
+
+  @Test
   void set_negativeOwner_isSixteenHexDigits() {
     ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("k"));
 

@@ -161,6 +161,36 @@ final class TargetsTest {
         .satisfies(t -> assertThat(t.value()).isCloseTo(10.0, within(0.01)));
   }
 
+  @Test
+  void references_handoffsAgainstTheRawHandoffFloors_andTheFloorInRoundTrips() {
+    scenario("1").add(Systems.FLOOR_RAW, measurement(100, 100)); // RT 50 µs
+    ScenarioResult s3 = scenario("3");
+    s3.add(Systems.FLOOR_RAW_HANDOFF, measurement(200, 100));
+    s3.add(Systems.FLOOR_RAW_HANDOFF_SCRIPT, measurement(250, 100));
+    s3.add(Systems.FENCED, measurement(300, 100));
+    s3.add(Systems.FENCED_SEPARATE, measurement(500, 100));
+
+    Map<String, Double> references =
+        Targets.references(run).stream()
+            .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
+
+    assertThat(references.get("s3.floorRawHandoff_handoff_p50_in_round_trips"))
+        .isCloseTo(4.0, within(0.01));
+    assertThat(references.get("s3.floorRawHandoffScript_handoff_p50_over_floorRawHandoff"))
+        .isCloseTo(1.25, within(0.01));
+    assertThat(references.get("s3.fenced_handoff_p50_over_floorRawHandoff"))
+        .isCloseTo(1.5, within(0.01));
+    assertThat(references.get("s3.fenced_handoff_p50_over_floorRawHandoffScript"))
+        .isCloseTo(1.2, within(0.01));
+    assertThat(references.get("s3.fenced8instances_handoff_p50_over_floorRawHandoffScript"))
+        .isCloseTo(2.0, within(0.01));
+    assertThat(references.get("s3.unfenced_handoff_p50_over_floorRawHandoff"))
+        .as("a system that did not run")
+        .isNaN();
+    assertThat(references)
+        .doesNotContainKey("s3.floorRawHandoffScript_handoff_p50_over_floorRawHandoffScript");
+  }
+
   private ScenarioResult scenario(String id) {
     return run.computeIfAbsent(
         id, i -> new ScenarioResult(new StorageBench.Titled(i, "scenario " + i)));

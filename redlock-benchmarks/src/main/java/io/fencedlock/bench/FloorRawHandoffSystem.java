@@ -1,0 +1,189 @@
+package io.fencedlock.bench;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The floor of scenario 3's handoff within one process: floor-raw's connections and commands, with
+ * the waiting done inside the process, so that it costs nothing on the nodes. A client that finds
+ * the lock held here queues (first come, first served) and parks. A holder that releases while a
+ * client is queued gives it the lock in one step: the releasing thread writes the step to every
+ * node, and the quorum-th {@code +OK} unparks the next holder directly from the I/O thread. That is
+ * one fan-out after the hold and one thread woken, the least a handoff that moves the lock on the
+ * nodes can cost on this machine. The step is {@code SET key next PX ttl}, with no {@code NX}; or,
+ * when the system checks the owner, the smallest script that does that only where the releaser
+ * still holds the key ({@link RespCommands#HAND_OVER_SCRIPT}), what a real handoff step must do at
+ * least (ours also fences, in a longer script). With nobody queued the holder deletes the key on
+ * every node, as floor-raw does. Like floor-raw, not a lock: {@code DEL} compares no owner, and a
+ * refused {@code SET NX} is not retried. Takes part in scenario 3 only.
+ */
+final class FloorRawHandoffSystem implements LockSystem {
+  private final String name;
+  private final FloorRawSystem floor;
+  private final boolean checksOwner;
+  private final ConcurrentHashMap<String, Turns> turns = new ConcurrentHashMap<>();
+
+  FloorRawHandoffSystem(String name, List<String> uris, int needed, boolean checksOwner) {
+    this.name = name;
+    this.floor = new FloorRawSystem(name, uris, needed);
+    this.checksOwner = checksOwner;
+    if (checksOwner) {
+      try {
+        floor.loadHandOverScript();
+      } catch (RuntimeException e) {
+        floor.close();
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public boolean canWait() {
+    return true;
+  }
+
+  @Override
+  public boolean takesPart(String scenarioId) {
+    return scenarioId.equals("3");
+  }
+
+  @Override
+  public Held acquire(String resource, Duration maxWait) {
+    Turns lock = turns.computeIfAbsent(resource, r -> new Turns());
+    Waiter me =
+        new Waiter(
+            ThreadLocalRandom.current().nextLong(),
+            new QuorumStep(ReplyKind.STATUS, floor.needed(), floor.nodeCount()));
+    if (lock.takeOrQueue(me)) {
+      try {
+        floor.take(resource, me.owner);
+      } catch (RuntimeException e) {
+        abandon(resource, lock);
+        throw e;
+      }
+      return () -> release(resource, lock, me.owner);
+    }
+    if (!handedWithin(lock, me, maxWait)) {
+      throw new NotGrantedException(name + ": " + resource + " is held");
+    }
+    // Handed the lock: this client holds it from here on, and passes it on if its step fails.
+    boolean granted;
+    try {
+      granted = me.step.await(BenchTiming.COMMAND_TIMEOUT.toNanos());
+    } catch (RuntimeException e) {
+      abandon(resource, lock);
+      throw e;
+    }
+    if (!granted) {
+      abandon(resource, lock);
+      String error = me.step.firstError();
+      throw new NotGrantedException(
+          name
+              + ": no quorum for the handoff of "
+              + resource
+              + (error == null ? "" : ": " + error));
+    }
+    return () -> release(resource, lock, me.owner);
+  }
+
+  /**
+   * Parks until a releaser has handed {@code me} the lock and its step is decided (true), or until
+   * {@code maxWait} passed, or the thread was interrupted, and it left the queue (false: it never
+   * held the lock). Handed the lock in the meantime, it holds it all the same (true).
+   */
+  private static boolean handedWithin(Turns lock, Waiter me, Duration maxWait) {
+    try {
+      me.step.await(maxWait.toNanos());
+      return true;
+    } catch (NotGrantedException timedOutOrInterrupted) {
+      return !lock.leave(me);
+    }
+  }
+
+  /** Gives the lock to the first queued client, or deletes it on every node if none is queued. */
+  private void release(String resource, Turns lock, long owner) {
+    Waiter next = lock.next();
+    if (next == null) {
+      abandon(resource, lock);
+    } else if (checksOwner) {
+      floor.handOver(resource, owner, next.owner, next.step);
+    } else {
+      floor.transfer(resource, next.owner, next.step);
+    }
+  }
+
+  /**
+   * Deletes the key on every node, then gives the lock to the first queued client with a plain
+   * {@code SET} (the key is gone: no owner to check), or frees it. For a release with nobody
+   * queued, and for a holder whose step failed (it may hold the key on a few nodes).
+   */
+  private void abandon(String resource, Turns lock) {
+    floor.delete(resource); // the lock stays taken here meanwhile: no SET NX of ours overtakes it
+    Waiter next = lock.nextOrFree();
+    if (next != null) {
+      floor.transfer(resource, next.owner, next.step);
+    }
+  }
+
+  /** How many clients queue for {@code resource} here (for tests). */
+  int queued(String resource) {
+    Turns lock = turns.get(resource);
+    return lock == null ? 0 : lock.queued();
+  }
+
+  @Override
+  public void close() {
+    floor.close();
+  }
+
+  /** A queued client: its owner id, and the step that will make it the holder. */
+  private record Waiter(long owner, QuorumStep step) {}
+
+  /** Who holds one resource in this process, and who queues for it. */
+  private static final class Turns {
+    private boolean held;
+    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+
+    /** Takes the lock if nobody here holds it (true); otherwise queues {@code waiter}. */
+    synchronized boolean takeOrQueue(Waiter waiter) {
+      if (!held) {
+        held = true;
+        return true;
+      }
+      queue.addLast(waiter);
+      return false;
+    }
+
+    /** The first queued client, now the holder, or null if none is queued (the lock stays held). */
+    synchronized @Nullable Waiter next() {
+      return queue.pollFirst();
+    }
+
+    /** The first queued client, now the holder; if none is queued, the lock is free and null. */
+    synchronized @Nullable Waiter nextOrFree() {
+      Waiter next = queue.pollFirst();
+      if (next == null) {
+        held = false;
+      }
+      return next;
+    }
+
+    synchronized int queued() {
+      return queue.size();
+    }
+
+    /** Leaves the queue; false if {@code waiter} was made the holder meanwhile. */
+    synchronized boolean leave(Waiter waiter) {
+      return queue.remove(waiter);
+    }
+  }
+}
