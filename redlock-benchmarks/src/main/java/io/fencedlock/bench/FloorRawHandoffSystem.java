@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -67,10 +68,9 @@ final class FloorRawHandoffSystem implements LockSystem {
       try {
         floor.take(resource, me.owner);
       } catch (RuntimeException e) {
-        abandon(resource, lock);
-        throw e;
+        throw abandoning(resource, lock, e);
       }
-      return () -> release(resource, lock, me.owner);
+      return heldBy(resource, lock, me.owner);
     }
     if (!handedWithin(lock, me, maxWait)) {
       throw new NotGrantedException(name + ": " + resource + " is held");
@@ -80,19 +80,31 @@ final class FloorRawHandoffSystem implements LockSystem {
     try {
       granted = me.step.await(BenchTiming.COMMAND_TIMEOUT.toNanos());
     } catch (RuntimeException e) {
-      abandon(resource, lock);
-      throw e;
+      throw abandoning(resource, lock, e);
     }
     if (!granted) {
-      abandon(resource, lock);
       String error = me.step.firstError();
-      throw new NotGrantedException(
-          name
-              + ": no quorum for the handoff of "
-              + resource
-              + (error == null ? "" : ": " + error));
+      throw abandoning(
+          resource,
+          lock,
+          new NotGrantedException(
+              name
+                  + ": no quorum for the handoff of "
+                  + resource
+                  + (error == null ? "" : ": " + error)));
     }
-    return () -> release(resource, lock, me.owner);
+    return heldBy(resource, lock, me.owner);
+  }
+
+  /** The lock as its holder sees it: released once; a second release throws. */
+  private Held heldBy(String resource, Turns lock, long owner) {
+    AtomicBoolean released = new AtomicBoolean();
+    return () -> {
+      if (!released.compareAndSet(false, true)) {
+        throw new IllegalStateException(name + ": " + resource + " released twice");
+      }
+      release(resource, lock, owner);
+    };
   }
 
   /**
@@ -127,11 +139,27 @@ final class FloorRawHandoffSystem implements LockSystem {
    * queued, and for a holder whose step failed (it may hold the key on a few nodes).
    */
   private void abandon(String resource, Turns lock) {
-    floor.delete(resource); // the lock stays taken here meanwhile: no SET NX of ours overtakes it
-    Waiter next = lock.nextOrFree();
-    if (next != null) {
-      floor.transfer(resource, next.owner, next.step);
+    try {
+      // The lock stays taken here meanwhile, so no SET NX of ours overtakes the DEL; and on each
+      // connection the DEL is written before the SET below, so it runs first on every node.
+      floor.delete(resource);
+    } finally {
+      // Even when waiting for the DEL failed (no quorum in time, an interrupt): never left taken.
+      Waiter next = lock.nextOrFree();
+      if (next != null) {
+        floor.transfer(resource, next.owner, next.step);
+      }
     }
+  }
+
+  /** {@link #abandon}s the lock for a holder that failed with {@code cause}, which it returns. */
+  private RuntimeException abandoning(String resource, Turns lock, RuntimeException cause) {
+    try {
+      abandon(resource, lock);
+    } catch (RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+    return cause;
   }
 
   /** How many clients queue for {@code resource} here (for tests). */

@@ -2,7 +2,8 @@ package io.fencedlock.bench;
 
 /**
  * The kinds of one-line RESP2 reply that the commands floor-raw sends can get: {@code +OK} (SET
- * granted), {@code $-1} (SET refused), {@code :n} (DEL) and {@code -ERR ...}.
+ * granted, or the hand-over script's SET), {@code $-1} (SET NX refused, or the script's owner check
+ * failed), {@code :n} (DEL) and {@code -ERR ...}.
  */
 enum ReplyKind {
   /** {@code +...}, a simple string; SET answers {@code +OK}. */
@@ -11,6 +12,9 @@ enum ReplyKind {
   ERROR,
   /** {@code :n}, an integer; DEL answers the number of keys deleted. */
   INTEGER,
-  /** {@code $-1}, the null bulk string; SET ... NX answers it when the key exists. */
+  /**
+   * {@code $-1}, the null bulk string; SET ... NX answers it when the key exists, the hand-over
+   * script when the releaser does not hold the key.
+   */
   NIL
 }

@@ -90,7 +90,7 @@ final class RespCommands {
 
   /**
    * {@code EVAL} of {@link #HAND_OVER_SCRIPT} on a key nobody uses, in a buffer of its own: run
-   * once per connection, it puts the script into the node's cache for {@link #handOver}, and
+   * once on each node, it puts the script into the node's script cache for {@link #handOver}, and
    * answers {@code $-1}.
    */
   static ByteBuffer load(String unusedKey) {

@@ -4,14 +4,15 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Parses RESP2 replies by hand, for floor-raw. It knows only the replies of {@code SET key value NX
- * PX ttl} and {@code DEL key}, which are single lines ({@code +OK}, {@code $-1}, {@code :n}, {@code
- * -ERR ...}); anything else is a {@link RespProtocolException}, since the replies would no longer
- * line up with the commands. Allocates nothing except an error's message. Stateless: the caller
- * keeps an incomplete line in its buffer for the next read.
+ * Parses RESP2 replies by hand, for floor-raw. It knows only the replies of its commands ({@link
+ * RespCommands}: {@code SET}, {@code DEL} and the hand-over script), which are single lines ({@code
+ * +OK}, {@code $-1}, {@code :n}, {@code -ERR ...} or {@code -NOSCRIPT ...}); anything else is a
+ * {@link RespProtocolException}, since the replies would no longer line up with the commands.
+ * Allocates nothing except an error's message. Stateless: the caller keeps an incomplete line in
+ * its buffer for the next read.
  */
 final class RespReplyParser {
-  /** The longest reply line accepted; a longer one cannot be a reply to SET or DEL. */
+  /** The longest reply line accepted; a longer one cannot be a reply to floor-raw's commands. */
   static final int MAX_LINE = 1024;
 
   private RespReplyParser() {}
@@ -68,7 +69,8 @@ final class RespReplyParser {
       case ':' -> out.onReply(ReplyKind.INTEGER, integer(in, start + 1, end), null);
       case '$' -> {
         if (integer(in, start + 1, end) != -1) {
-          throw new RespProtocolException("a bulk string, which neither SET NX nor DEL answers");
+          throw new RespProtocolException(
+              "a bulk string, which none of floor-raw's commands answers");
         }
         out.onReply(ReplyKind.NIL, 0, null);
       }

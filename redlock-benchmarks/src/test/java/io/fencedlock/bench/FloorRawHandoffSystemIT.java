@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,16 +48,18 @@ final class FloorRawHandoffSystemIT {
       CompletableFuture<LockSystem.Held> second =
           CompletableFuture.supplyAsync(() -> system.acquire(resource, Timing.AWAIT));
       await(() -> system.queued(resource) == 1);
+      long deletesBefore = deletes();
 
       first.release();
       LockSystem.Held secondHeld = second.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
 
-      // Every node comes to hold one other owner (the second's), and the key never went away.
+      // Every node comes to hold one other owner (the second's), and no DEL ran in between.
       await(
           () -> {
             String now = valueOnEveryNode(resource);
             return now != null && !now.equals(firstOwner);
           });
+      assertThat(deletes()).as("DELs on the nodes during the handoff").isEqualTo(deletesBefore);
       secondHeld.release();
       await(() -> absentEverywhere(resource));
     }
@@ -84,7 +87,56 @@ final class FloorRawHandoffSystemIT {
   }
 
   @Test
-  void handOver_checkingTheOwner_missesItsQuorumWhereTheReleaserNoLongerHoldsTheKey()
+  void acquire_interruptedWhileQueued_givesUpAndLeavesTheQueue() throws Exception {
+    String resource = "it:interrupted";
+    try (FloorRawHandoffSystem system = system(false)) {
+      LockSystem.Held held = system.acquire(resource, Duration.ZERO);
+      CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+      Thread waiter =
+          new Thread(
+              () -> {
+                try {
+                  system.acquire(resource, Timing.AWAIT).release();
+                  outcome.complete(null);
+                } catch (RuntimeException e) {
+                  outcome.complete(e);
+                }
+              });
+      waiter.start();
+      await(() -> system.queued(resource) == 1);
+
+      waiter.interrupt();
+
+      assertThat(outcome.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS))
+          .isInstanceOf(NotGrantedException.class)
+          .hasMessageContaining(resource + " is held");
+      assertThat(system.queued(resource)).isZero();
+      held.release();
+      await(() -> absentEverywhere(resource));
+    }
+  }
+
+  @Test
+  void release_twice_throwsAndHandsNothingOn() throws Exception {
+    String resource = "it:twice";
+    try (FloorRawHandoffSystem system = system(false)) {
+      LockSystem.Held held = system.acquire(resource, Duration.ZERO);
+      held.release();
+      LockSystem.Held next = system.acquire(resource, Duration.ZERO);
+
+      assertThatThrownBy(held::release)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("released twice");
+      assertThatThrownBy(() -> system.acquire(resource, Duration.ofMillis(20)))
+          .as("the second holder still holds it")
+          .isInstanceOf(NotGrantedException.class);
+      next.release();
+      await(() -> absentEverywhere(resource));
+    }
+  }
+
+  @Test
+  void handOver_checkingTheOwner_missesItsQuorumWhereTheReleaserNoLongerHoldsTheKey_andPassesItOn()
       throws Exception {
     String resource = "it:stolen";
     try (FloorRawHandoffSystem system = system(true)) {
@@ -92,6 +144,9 @@ final class FloorRawHandoffSystemIT {
       CompletableFuture<LockSystem.Held> second =
           CompletableFuture.supplyAsync(() -> system.acquire(resource, Timing.AWAIT));
       await(() -> system.queued(resource) == 1);
+      CompletableFuture<LockSystem.Held> third =
+          CompletableFuture.supplyAsync(() -> system.acquire(resource, Timing.AWAIT));
+      await(() -> system.queued(resource) == 2);
       for (int i = 0; i < 3; i++) {
         redis.node(i).command("SET", resource, "someone-else");
       }
@@ -103,10 +158,14 @@ final class FloorRawHandoffSystemIT {
           .withThrowableOfType(ExecutionException.class)
           .withCauseInstanceOf(NotGrantedException.class)
           .withMessageContaining("no quorum for the handoff");
-      // The failed successor gives the lock up like floor-raw's refused SET: a plain DEL
-      // everywhere.
-      await(() -> absentEverywhere(resource));
+      // The failed successor gives the lock up with a plain DEL everywhere, like floor-raw's
+      // refused SET, and passes it on to the next client with a plain SET.
+      LockSystem.Held thirdHeld = third.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      await(() -> valueOnEveryNode(resource) != null);
+      assertThat(valueOnEveryNode(resource)).isNotEqualTo("someone-else");
       assertThat(system.queued(resource)).isZero();
+      thirdHeld.release();
+      await(() -> absentEverywhere(resource));
     }
   }
 
@@ -134,6 +193,7 @@ final class FloorRawHandoffSystemIT {
                         overlaps.incrementAndGet();
                       }
                       granted.incrementAndGet();
+                      LockSupport.parkNanos(100_000); // a little work, for overlaps to show
                       holders.decrementAndGet();
                       held.release();
                     }
@@ -168,6 +228,20 @@ final class FloorRawHandoffSystemIT {
       }
     }
     return String.valueOf(first);
+  }
+
+  /** How many DEL commands the nodes have run, together. */
+  private static long deletes() {
+    long calls = 0;
+    for (RedisNode node : redis.nodes()) {
+      String stats = String.valueOf(node.command("INFO", "commandstats"));
+      int at = stats.indexOf("cmdstat_del:calls=");
+      if (at >= 0) {
+        int from = at + "cmdstat_del:calls=".length();
+        calls += Long.parseLong(stats.substring(from, stats.indexOf(',', from)));
+      }
+    }
+    return calls;
   }
 
   private static boolean absentEverywhere(String key) {

@@ -38,6 +38,10 @@ final class RespCommandsTest {
 
     RespCommands.handOver(out, "k", 1L, 2L, 10_000);
 
+    assertThat(RespCommands.HAND_OVER_SHA)
+        .as("sha1sum of the script's text")
+        .isEqualTo("1dcb93cdde916ac8de97fc07cfa10f69a7b95458");
+
     assertThat(text(out))
         .isEqualTo(
             "*7\r\n$7\r\nEVALSHA\r\n$40\r\n"
