@@ -60,10 +60,7 @@ final class FloorRawHandoffSystem implements LockSystem {
   @Override
   public Held acquire(String resource, Duration maxWait) {
     Turns lock = turns.computeIfAbsent(resource, r -> new Turns());
-    Waiter me =
-        new Waiter(
-            ThreadLocalRandom.current().nextLong(),
-            new QuorumStep(ReplyKind.STATUS, floor.needed(), floor.nodeCount()));
+    Waiter me = new Waiter(ThreadLocalRandom.current().nextLong(), floor.statusStep());
     if (lock.takeOrQueue(me)) {
       try {
         floor.take(resource, me.owner);

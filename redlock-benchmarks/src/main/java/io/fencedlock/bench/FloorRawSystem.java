@@ -103,12 +103,12 @@ final class FloorRawSystem implements LockSystem {
     }
   }
 
-  int nodeCount() {
-    return nodes.size();
-  }
-
-  int needed() {
-    return needed;
+  /**
+   * A step over every node, decided at the quorum-th {@code +OK}, for the calling thread to wait
+   * for: what {@link #transfer} and {@link #handOver} report to.
+   */
+  QuorumStep statusStep() {
+    return new QuorumStep(ReplyKind.STATUS, needed, nodes.size());
   }
 
   @Override

@@ -8,8 +8,6 @@ import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -179,33 +177,22 @@ final class FloorRawHandoffSystemIT {
     AtomicInteger holders = new AtomicInteger();
     AtomicInteger overlaps = new AtomicInteger();
     AtomicInteger granted = new AtomicInteger();
-    List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
     try (FloorRawHandoffSystem system = system(checksOwner)) {
-      List<Thread> threads = new ArrayList<>();
-      for (int c = 0; c < clients; c++) {
-        threads.add(
-            new Thread(
-                () -> {
-                  try {
-                    for (int i = 0; i < turnsEach; i++) {
-                      LockSystem.Held held = system.acquire(resource, Timing.AWAIT);
-                      if (holders.incrementAndGet() > 1) {
-                        overlaps.incrementAndGet();
-                      }
-                      granted.incrementAndGet();
-                      LockSupport.parkNanos(100_000); // a little work, for overlaps to show
-                      holders.decrementAndGet();
-                      held.release();
-                    }
-                  } catch (RuntimeException e) {
-                    failures.add(e);
+      List<Throwable> failures =
+          ConcurrentClients.run(
+              clients,
+              c -> {
+                for (int i = 0; i < turnsEach; i++) {
+                  LockSystem.Held held = system.acquire(resource, Timing.AWAIT);
+                  if (holders.incrementAndGet() > 1) {
+                    overlaps.incrementAndGet();
                   }
-                }));
-      }
-      threads.forEach(Thread::start);
-      for (Thread thread : threads) {
-        thread.join(Timing.WORKLOAD.toMillis());
-      }
+                  granted.incrementAndGet();
+                  LockSupport.parkNanos(100_000); // a little work, for overlaps to show
+                  holders.decrementAndGet();
+                  held.release();
+                }
+              });
 
       assertThat(failures).isEmpty();
       assertThat(overlaps).hasValue(0);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fencedlock.testkit.RedisNodes;
-import io.fencedlock.testkit.support.Timing;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,28 +74,17 @@ final class FloorRawSystemIT {
     int clients = 32;
     int opsEach = 100;
     AtomicInteger granted = new AtomicInteger();
-    List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
     try (FloorRawSystem floor = new FloorRawSystem("floor-raw", redis.uris(), 3)) {
-      List<Thread> threads = new ArrayList<>();
-      for (int c = 0; c < clients; c++) {
-        String resource = "it:concurrent:" + c;
-        threads.add(
-            new Thread(
-                () -> {
-                  try {
-                    for (int i = 0; i < opsEach; i++) {
-                      floor.acquire(resource, Duration.ZERO).release();
-                      granted.incrementAndGet();
-                    }
-                  } catch (RuntimeException e) {
-                    failures.add(e);
-                  }
-                }));
-      }
-      threads.forEach(Thread::start);
-      for (Thread thread : threads) {
-        thread.join(Timing.WORKLOAD.toMillis());
-      }
+      List<Throwable> failures =
+          ConcurrentClients.run(
+              clients,
+              c -> {
+                String resource = "it:concurrent:" + c;
+                for (int i = 0; i < opsEach; i++) {
+                  floor.acquire(resource, Duration.ZERO).release();
+                  granted.incrementAndGet();
+                }
+              });
 
       assertThat(failures).isEmpty();
       assertThat(granted).hasValue(clients * opsEach);
