@@ -6,35 +6,71 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The floor of scenario 3's handoff within one process: floor-raw's connections and commands, with
- * the waiting done inside the process, so that it costs nothing on the nodes. A client that finds
- * the lock held here queues (first come, first served) and parks. A holder that releases while a
- * client is queued gives it the lock in one step: the releasing thread writes the step to every
- * node, and the quorum-th {@code +OK} unparks the next holder directly from the I/O thread. That is
- * one fan-out after the hold and one thread woken, the least a handoff that moves the lock on the
- * nodes can cost on this machine. The step is {@code SET key next PX ttl}, with no {@code NX}; or,
- * when the system checks the owner, the smallest script that does that only where the releaser
- * still holds the key ({@link RespCommands#HAND_OVER_SCRIPT}), what a real handoff step must do at
- * least (ours also fences, in a longer script). With nobody queued the holder deletes the key on
- * every node, as floor-raw does. Like floor-raw, not a lock: {@code DEL} compares no owner, and a
- * refused {@code SET NX} is not retried. Takes part in scenario 3 only.
+ * The floor of scenario 3's handoff: floor-raw's connections and commands, with the waiting done
+ * inside the process, so that it costs nothing on the nodes. A client that finds the lock held here
+ * queues (first come, first served) and parks. A holder that releases while a client is queued
+ * gives it the lock by its {@link Step}, which the releasing thread writes to every node; the
+ * quorum-th {@code +OK} of the next client's step unparks it directly from the I/O thread, and the
+ * releaser does not wait. With nobody queued the holder deletes the key on every node, as floor-raw
+ * does. Like floor-raw, not a lock: a refused {@code SET NX} is not retried, and the steps without
+ * a script compare no owner. Takes part in scenario 3 only.
  */
 final class FloorRawHandoffSystem implements LockSystem {
+  /** How a holder gives the lock to the first queued client. */
+  enum Step {
+    /**
+     * One fan-out, {@code SET key next PX ttl} with no {@code NX}: one step after the hold and one
+     * thread woken, the least a handoff that moves the lock on the nodes can cost on this machine.
+     */
+    TRANSFER(false),
+    /**
+     * One fan-out of the smallest script that checks the owner ({@link
+     * RespCommands#HAND_OVER_SCRIPT}), what a handoff step within one process must do at least
+     * (ours also fences, in a longer script).
+     */
+    HAND_OVER(true),
+    /**
+     * Two fan-outs, as between processes: {@code DEL key}, and as soon as the first node has
+     * deleted it, {@code SET key next NX PX ttl}, written from the I/O thread. A client in another
+     * process learns of a release from a node at the earliest, and its lease must be timed from a
+     * request it sent after that, so this is the least such a handoff costs, with the message that
+     * tells it free.
+     */
+    RELEASE_THEN_TAKE(false),
+    /**
+     * {@link #RELEASE_THEN_TAKE} with the smallest scripts a fenced lock needs: compare-and-delete
+     * ({@link RespCommands#RELEASE_SCRIPT}), then a take that writes a predicted token ({@link
+     * RespCommands#TAKE_SCRIPT}).
+     */
+    RELEASE_THEN_TAKE_SCRIPTS(true);
+
+    private final boolean scripted;
+
+    Step(boolean scripted) {
+      this.scripted = scripted;
+    }
+  }
+
   private final String name;
   private final FloorRawSystem floor;
-  private final boolean checksOwner;
+  private final Step handoff;
   private final ConcurrentHashMap<String, Turns> turns = new ConcurrentHashMap<>();
 
-  FloorRawHandoffSystem(String name, List<String> uris, int needed, boolean checksOwner) {
+  /** The last token {@link Step#RELEASE_THEN_TAKE_SCRIPTS} gave; each take predicts the next. */
+  private final AtomicLong tokens = new AtomicLong();
+
+  FloorRawHandoffSystem(String name, List<String> uris, int needed, Step handoff) {
     this.name = name;
     this.floor = new FloorRawSystem(name, uris, needed);
-    this.checksOwner = checksOwner;
-    if (checksOwner) {
+    this.handoff = handoff;
+    if (handoff.scripted) {
       try {
-        floor.loadHandOverScript();
+        floor.loadScripts();
       } catch (RuntimeException e) {
         floor.close();
         throw e;
@@ -123,10 +159,16 @@ final class FloorRawHandoffSystem implements LockSystem {
     Waiter next = lock.next();
     if (next == null) {
       abandon(resource, lock);
-    } else if (checksOwner) {
-      floor.handOver(resource, owner, next.owner, next.step);
-    } else {
-      floor.transfer(resource, next.owner, next.step);
+      return;
+    }
+    switch (handoff) {
+      case TRANSFER -> floor.transfer(resource, next.owner, next.step);
+      case HAND_OVER -> floor.handOver(resource, owner, next.owner, next.step);
+      case RELEASE_THEN_TAKE, RELEASE_THEN_TAKE_SCRIPTS -> {
+        TakeAfterRelease replies = new TakeAfterRelease(resource, next, floor.nodeCount());
+        floor.release(resource, owner, handoff.scripted, replies);
+        replies.sent();
+      }
     }
   }
 
@@ -172,6 +214,61 @@ final class FloorRawHandoffSystem implements LockSystem {
 
   /** A queued client: its owner id, and the step that will make it the holder. */
   private record Waiter(long owner, QuorumStep step) {}
+
+  /**
+   * The replies to a two-step handoff's release: the first node that deleted the key starts the
+   * next client's take at once, on the thread that read the reply (as that node's message would
+   * start it in another process); or, if that reply came before the releaser had written the
+   * release to every connection, the releaser starts it once it has. So the take goes out on each
+   * connection after the release, and runs after it on every node. If no node deleted the key, the
+   * last reply starts the take all the same, so that the next client is answered (and, refused,
+   * passes the lock on). Writing from the I/O thread would wait for that thread itself if a
+   * connection had {@link RawConnection#MAX_PENDING} replies outstanding; scenario 3 has a few at
+   * most.
+   */
+  private final class TakeAfterRelease implements ReplyHandler {
+    /** The release written to every connection, and a reply that starts the take. */
+    private static final int BOTH = 2;
+
+    private final String resource;
+    private final Waiter next;
+    private final int nodes;
+    private final AtomicInteger replies = new AtomicInteger();
+    private final AtomicBoolean triggered = new AtomicBoolean();
+    private final AtomicInteger ready = new AtomicInteger();
+
+    TakeAfterRelease(String resource, Waiter next, int nodes) {
+      this.resource = resource;
+      this.next = next;
+      this.nodes = nodes;
+    }
+
+    /** By the releaser, once the release is written to every connection. */
+    void sent() {
+      if (ready.incrementAndGet() == BOTH) {
+        take();
+      }
+    }
+
+    @Override
+    public void onReply(ReplyKind kind, long integer, @Nullable String error) {
+      boolean deleted = kind == ReplyKind.INTEGER && integer == 1;
+      if ((replies.incrementAndGet() == nodes || deleted)
+          && triggered.compareAndSet(false, true)
+          && ready.incrementAndGet() == BOTH) {
+        take();
+      }
+    }
+
+    private void take() {
+      floor.offer(
+          resource,
+          next.owner,
+          handoff.scripted,
+          handoff.scripted ? tokens.incrementAndGet() : 0,
+          next.step);
+    }
+  }
 
   /** Who holds one resource in this process, and who queues for it. */
   private static final class Turns {

@@ -84,7 +84,7 @@ final class FloorRawSystem implements LockSystem {
 
   /**
    * Sends {@link RespCommands#HAND_OVER_SCRIPT} to every node, the replies going to {@code step}:
-   * the key given to {@code to} where {@code from} holds it. Needs {@link #loadHandOverScript}.
+   * the key given to {@code to} where {@code from} holds it. Needs {@link #loadScripts}.
    */
   void handOver(String resource, long from, long to, QuorumStep step) {
     nodes.sendToAll(
@@ -93,14 +93,67 @@ final class FloorRawSystem implements LockSystem {
         step);
   }
 
-  /** Puts {@link RespCommands#HAND_OVER_SCRIPT} into every node's script cache. */
-  void loadHandOverScript() {
-    QuorumStep load = new QuorumStep(ReplyKind.NIL, nodes.size(), nodes.size());
-    nodes.sendToAll(RespCommands.load("bench:unused"), load);
+  /**
+   * Sends {@code DEL resource} to every node, the replies going to {@code replies}; or, if {@code
+   * checksOwner}, {@link RespCommands#RELEASE_SCRIPT} (needs {@link #loadScripts}): the key deleted
+   * where {@code owner} holds it.
+   */
+  void release(String resource, long owner, boolean checksOwner, ReplyHandler replies) {
+    ByteBuffer buffer = buffers.forKey(resource);
+    nodes.sendToAll(
+        checksOwner
+            ? RespCommands.compareAndDelete(buffer, resource, owner)
+            : RespCommands.del(buffer, resource),
+        replies);
+  }
+
+  /**
+   * Sends {@code SET resource owner NX PX ttl} to every node, the replies going to {@code step};
+   * or, if {@code fenced}, {@link RespCommands#TAKE_SCRIPT} with {@code token} (needs {@link
+   * #loadScripts}).
+   */
+  void offer(String resource, long owner, boolean fenced, long token, QuorumStep step) {
+    ByteBuffer buffer = buffers.forKey(resource);
+    long ttl = BenchTiming.LEASE_TTL.toMillis();
+    nodes.sendToAll(
+        fenced
+            ? RespCommands.takeFenced(buffer, resource, owner, ttl, token)
+            : RespCommands.set(buffer, resource, owner, ttl),
+        step);
+  }
+
+  /**
+   * Puts the hand-over, release and take scripts into every node's script cache, running each once
+   * on keys nobody uses.
+   */
+  void loadScripts() {
+    String unused = "bench:unused";
+    String noOwner = "0";
+    load(
+        RespCommands.eval(RespCommands.HAND_OVER_SCRIPT, 1, unused, noOwner, noOwner, "1"),
+        ReplyKind.NIL);
+    load(RespCommands.eval(RespCommands.RELEASE_SCRIPT, 1, unused, noOwner), ReplyKind.INTEGER);
+    // Takes a key of its own for a millisecond (another load's must not refuse it); a token of 0
+    // writes no fence counter.
+    String once = unused + ":" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    load(
+        RespCommands.eval(
+            RespCommands.TAKE_SCRIPT, 2, once, once + RespCommands.FENCE_SUFFIX, noOwner, "1", "0"),
+        ReplyKind.STATUS);
+  }
+
+  private void load(ByteBuffer eval, ReplyKind expected) {
+    QuorumStep load = new QuorumStep(expected, nodes.size(), nodes.size());
+    nodes.sendToAll(eval, load);
     if (!load.await(BenchTiming.COMMAND_TIMEOUT.toNanos())) {
       throw new IllegalStateException(
-          name + ": the hand-over script did not load everywhere: " + load.firstError());
+          name + ": a script did not load everywhere: " + load.firstError());
     }
+  }
+
+  /** How many nodes there are. */
+  int nodeCount() {
+    return nodes.size();
   }
 
   /**

@@ -106,12 +106,13 @@ public final class Probe {
         systems.add(Isolated.open(name.substring(0, at), name.substring(at + 1), uris));
         continue;
       }
+      if (Systems.HANDOFF_FLOORS.contains(name)) {
+        systems.add(new FloorRawHandoffSystem(name, uris, quorum, Systems.handoffStep(name)));
+        continue;
+      }
       systems.add(
           switch (name) {
             case Systems.FLOOR_RAW -> new FloorRawSystem(name, uris, quorum);
-            case Systems.FLOOR_RAW_HANDOFF -> new FloorRawHandoffSystem(name, uris, quorum, false);
-            case Systems.FLOOR_RAW_HANDOFF_SCRIPT ->
-                new FloorRawHandoffSystem(name, uris, quorum, true);
             case Systems.FLOOR_N -> new FloorSystem(name, uris, quorum);
             case Systems.FLOOR_N_CAD -> new FloorSystem(name, uris, quorum, true, "1");
             case Systems.UNFENCED -> new OurRedlockSystem(name, uris, false);

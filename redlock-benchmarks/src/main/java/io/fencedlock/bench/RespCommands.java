@@ -7,10 +7,12 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * Encodes floor-raw's commands as RESP2 arrays of bulk strings, straight into a buffer the caller
- * reuses: {@code SET key owner NX PX ttl}, {@code DEL key}, and floor-raw-handoff's one step,
- * {@code SET key owner PX ttl} or the smallest script that does it only for the current owner
- * ({@link #HAND_OVER_SCRIPT}). An owner is a random 64-bit number in 16 hex digits. Allocates
- * nothing for ASCII keys.
+ * reuses: {@code SET key owner NX PX ttl}, {@code DEL key}, floor-raw-handoff's one step, {@code
+ * SET key owner PX ttl} or the smallest script that does it only for the current owner ({@link
+ * #HAND_OVER_SCRIPT}), and the two steps of its variant between processes: the smallest
+ * compare-and-delete script ({@link #RELEASE_SCRIPT}) and the smallest fenced take ({@link
+ * #TAKE_SCRIPT}). An owner is a random 64-bit number in 16 hex digits. Allocates nothing for ASCII
+ * keys.
  */
 final class RespCommands {
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
@@ -28,16 +30,45 @@ final class RespCommands {
   static final String HAND_OVER_SHA = sha1Hex(HAND_OVER_SCRIPT);
 
   /**
-   * Bytes of the longest command besides its key: the hand-over EVALSHA's header, SHA-1, two owners
-   * and a 19-digit TTL.
+   * The smallest release that checks the owner (compare-and-delete): deletes KEYS[1] if ARGV[1]
+   * holds it ({@code :1}), else nothing ({@code :0}).
    */
-  private static final int COMMAND_OVERHEAD = 160;
+  static final String RELEASE_SCRIPT =
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end"
+          + " return 0";
+
+  /** {@link #RELEASE_SCRIPT}'s SHA-1. */
+  static final String RELEASE_SHA = sha1Hex(RELEASE_SCRIPT);
+
+  /**
+   * The smallest fenced take: {@code SET KEYS[1] ARGV[1] NX PX ARGV[2]}, and where that took the
+   * key, the fence counter KEYS[2] raised to the predicted token ARGV[3] if below it, in one step
+   * ({@code +OK}); else nothing ({@code $-1}). What a fenced acquire that predicts its token does
+   * at least (ours also checks the node's memory and keeps a high-water mark).
+   */
+  static final String TAKE_SCRIPT =
+      "local taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
+          + " if taken and tonumber(redis.call('GET', KEYS[2]) or '0') < tonumber(ARGV[3]) then"
+          + " redis.call('SET', KEYS[2], ARGV[3]) end return taken";
+
+  /** {@link #TAKE_SCRIPT}'s SHA-1. */
+  static final String TAKE_SHA = sha1Hex(TAKE_SCRIPT);
+
+  /** What {@link #TAKE_SCRIPT}'s fence key adds to its lock key. */
+  static final String FENCE_SUFFIX = ":fence";
+
+  /**
+   * Bytes of the longest command besides its keys: the take EVALSHA's header, SHA-1, the fence
+   * key's suffix, an owner, and a TTL and a token of up to 19 digits each.
+   */
+  private static final int COMMAND_OVERHEAD = 256;
 
   private RespCommands() {}
 
-  /** A capacity that holds any command of this class on {@code key} but {@link #load}. */
+  /** A capacity that holds any command of this class on {@code key} but {@link #eval}. */
   static int capacityFor(String key) {
-    return key.length() * 3 + COMMAND_OVERHEAD; // UTF-8 takes at most 3 bytes per char
+    // The key at most twice (the take's lock and fence keys); UTF-8 takes at most 3 bytes per char.
+    return key.length() * 6 + COMMAND_OVERHEAD;
   }
 
   /**
@@ -76,11 +107,7 @@ final class RespCommands {
    * writing: the key given to {@code to} if {@code from} holds it.
    */
   static ByteBuffer handOver(ByteBuffer out, String key, long from, long to, long ttlMillis) {
-    out.clear();
-    out.put((byte) '*').put((byte) '7').put(CRLF);
-    bulk(out, "EVALSHA");
-    bulk(out, HAND_OVER_SHA);
-    bulk(out, "1");
+    evalsha(out, 4, HAND_OVER_SHA, 1);
     bulk(out, key);
     owner(out, from);
     owner(out, to);
@@ -89,20 +116,71 @@ final class RespCommands {
   }
 
   /**
-   * {@code EVAL} of {@link #HAND_OVER_SCRIPT} on a key nobody uses, in a buffer of its own: run
-   * once on each node, it puts the script into the node's script cache for {@link #handOver}, and
-   * answers {@code $-1}.
+   * Clears {@code out} and writes {@code EVALSHA} of {@link #RELEASE_SCRIPT} into it, flipped for
+   * writing: the key deleted if {@code owner} holds it.
    */
-  static ByteBuffer load(String unusedKey) {
-    ByteBuffer out = ByteBuffer.allocate(HAND_OVER_SCRIPT.length() + capacityFor(unusedKey));
-    out.put((byte) '*').put((byte) '7').put(CRLF);
+  static ByteBuffer compareAndDelete(ByteBuffer out, String key, long owner) {
+    evalsha(out, 2, RELEASE_SHA, 1);
+    bulk(out, key);
+    owner(out, owner);
+    return out.flip();
+  }
+
+  /**
+   * Clears {@code out} and writes {@code EVALSHA} of {@link #TAKE_SCRIPT} into it, flipped for
+   * writing: the key taken for {@code owner} if free, and its fence counter raised to {@code
+   * token}.
+   */
+  static ByteBuffer takeFenced(ByteBuffer out, String key, long owner, long ttlMillis, long token) {
+    evalsha(out, 5, TAKE_SHA, 2);
+    bulk(out, key);
+    if (isAscii(key)) {
+      out.put((byte) '$');
+      decimal(out, key.length() + FENCE_SUFFIX.length());
+      out.put(CRLF);
+      ascii(out, key);
+      ascii(out, FENCE_SUFFIX);
+      out.put(CRLF);
+    } else {
+      bulk(out, key + FENCE_SUFFIX);
+    }
+    owner(out, owner);
+    bulkNumber(out, ttlMillis);
+    bulkNumber(out, token);
+    return out.flip();
+  }
+
+  /**
+   * Clears {@code out} and writes the head of {@code EVALSHA sha numKeys} followed by {@code
+   * keysAndArgs} more bulk strings (fewer than 7), which the caller writes.
+   */
+  private static void evalsha(ByteBuffer out, int keysAndArgs, String sha, int numKeys) {
+    out.clear();
+    out.put((byte) '*').put((byte) ('3' + keysAndArgs)).put(CRLF);
+    bulk(out, "EVALSHA");
+    bulk(out, sha);
+    out.put((byte) '$').put((byte) '1').put(CRLF).put((byte) ('0' + numKeys)).put(CRLF);
+  }
+
+  /**
+   * {@code EVAL script numKeys args...} in a buffer of its own: run once on each node, it puts the
+   * script into the node's script cache for the EVALSHAs above. Not for the hot path.
+   */
+  static ByteBuffer eval(String script, int numKeys, String... keysAndArgs) {
+    int capacity = script.length() * 3 + 64;
+    for (String arg : keysAndArgs) {
+      capacity += arg.length() * 3 + 16;
+    }
+    ByteBuffer out = ByteBuffer.allocate(capacity);
+    out.put((byte) '*');
+    decimal(out, 3 + keysAndArgs.length);
+    out.put(CRLF);
     bulk(out, "EVAL");
-    bulk(out, HAND_OVER_SCRIPT);
-    bulk(out, "1");
-    bulk(out, unusedKey);
-    owner(out, 0);
-    owner(out, 0);
-    bulkNumber(out, 1);
+    bulk(out, script);
+    bulk(out, Integer.toString(numKeys));
+    for (String arg : keysAndArgs) {
+      bulk(out, arg);
+    }
     return out.flip();
   }
 
@@ -126,10 +204,14 @@ final class RespCommands {
     out.put((byte) '$');
     decimal(out, text.length());
     out.put(CRLF);
+    ascii(out, text);
+    out.put(CRLF);
+  }
+
+  private static void ascii(ByteBuffer out, String text) {
     for (int i = 0; i < text.length(); i++) {
       out.put((byte) text.charAt(i));
     }
-    out.put(CRLF);
   }
 
   private static void owner(ByteBuffer out, long owner) {

@@ -23,6 +23,18 @@ final class Systems implements AutoCloseable {
    */
   static final String FLOOR_RAW_HANDOFF_SCRIPT = "floor-raw-handoff-script";
 
+  /**
+   * Scenario 3's floor between processes: a release, and the next client's take started by the
+   * first node's reply to it ({@link FloorRawHandoffSystem.Step#RELEASE_THEN_TAKE}).
+   */
+  static final String FLOOR_RAW_HANDOFF_2_STEPS = "floor-raw-handoff-2-steps";
+
+  /**
+   * Diagnostic for scenario 3: floor-raw-handoff-2-steps with the smallest scripts a fenced lock
+   * needs, compare-and-delete and a take that writes a token.
+   */
+  static final String FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT = "floor-raw-handoff-2-steps-script";
+
   static final String FLOOR_1 = "floor-1";
   static final String FLOOR_N = "floor-N";
 
@@ -44,7 +56,26 @@ final class Systems implements AutoCloseable {
   static final String REDISSON_REDLOCK = "redisson-redlock";
   static final String REDISSON_FENCED = "redisson-fenced-1";
 
+  /** Scenario 3's floors, one per {@link FloorRawHandoffSystem.Step}. */
+  static final List<String> HANDOFF_FLOORS =
+      List.of(
+          FLOOR_RAW_HANDOFF,
+          FLOOR_RAW_HANDOFF_SCRIPT,
+          FLOOR_RAW_HANDOFF_2_STEPS,
+          FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT);
+
   private final List<LockSystem> all = new ArrayList<>();
+
+  /** The step of the floor named {@code name}, one of {@link #HANDOFF_FLOORS}. */
+  static FloorRawHandoffSystem.Step handoffStep(String name) {
+    return switch (name) {
+      case FLOOR_RAW_HANDOFF -> FloorRawHandoffSystem.Step.TRANSFER;
+      case FLOOR_RAW_HANDOFF_SCRIPT -> FloorRawHandoffSystem.Step.HAND_OVER;
+      case FLOOR_RAW_HANDOFF_2_STEPS -> FloorRawHandoffSystem.Step.RELEASE_THEN_TAKE;
+      case FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT -> FloorRawHandoffSystem.Step.RELEASE_THEN_TAKE_SCRIPTS;
+      default -> throw new IllegalArgumentException("not a handoff floor: " + name);
+    };
+  }
 
   /** Starts every system; closes those already started if one fails. */
   static Systems open(List<String> uris) {
@@ -52,8 +83,9 @@ final class Systems implements AutoCloseable {
     try {
       int quorum = uris.size() / 2 + 1;
       systems.all.add(new FloorRawSystem(FLOOR_RAW, uris, quorum));
-      systems.all.add(new FloorRawHandoffSystem(FLOOR_RAW_HANDOFF, uris, quorum, false));
-      systems.all.add(new FloorRawHandoffSystem(FLOOR_RAW_HANDOFF_SCRIPT, uris, quorum, true));
+      for (String floor : HANDOFF_FLOORS) {
+        systems.all.add(new FloorRawHandoffSystem(floor, uris, quorum, handoffStep(floor)));
+      }
       systems.all.add(new FloorSystem(FLOOR_1, uris.subList(0, 1), 1));
       systems.all.add(new FloorSystem(FLOOR_N, uris, quorum));
       // The control and the diagnostic explain scenario 1's ratios, so they run only there.

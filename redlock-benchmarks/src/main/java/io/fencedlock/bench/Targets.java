@@ -5,6 +5,8 @@ import static io.fencedlock.bench.Systems.FENCED_SEPARATE;
 import static io.fencedlock.bench.Systems.FLOOR_N;
 import static io.fencedlock.bench.Systems.FLOOR_RAW;
 import static io.fencedlock.bench.Systems.FLOOR_RAW_HANDOFF;
+import static io.fencedlock.bench.Systems.FLOOR_RAW_HANDOFF_2_STEPS;
+import static io.fencedlock.bench.Systems.FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT;
 import static io.fencedlock.bench.Systems.FLOOR_RAW_HANDOFF_SCRIPT;
 import static io.fencedlock.bench.Systems.REDISSON_REDLOCK;
 import static io.fencedlock.bench.Systems.UNFENCED;
@@ -185,8 +187,9 @@ final class Targets {
    * noise, so none beats Redisson RedLock by more; the scenario-1 Redisson targets take 0.9 of it),
    * the handoffs in issue 5's round trips (half of floor-N's scenario-1 p50, as in runs 1 to 16),
    * scenario 1-idle (floor-raw's p50 against its scenario-1 p50, ours against floor-raw's, and the
-   * handoffs less floor-raw's idle surcharge, in round trips), the handoffs against the raw handoff
-   * floors of scenario 3 (floor-raw-handoff, with and without a script), and the allocation per
+   * handoffs less floor-raw's idle surcharge, in round trips), scenario 3's raw handoff floors in
+   * round trips and the handoffs against them (within one process, one step with and without a
+   * script; between processes, two steps with and without scripts), and the allocation per
    * operation against floor-raw's (issue 20 asks for it to be reported, with no limit).
    */
   static List<Reference> references(Map<String, ScenarioResult> byId) {
@@ -216,23 +219,27 @@ final class Targets {
     }
     if (byId.containsKey("3")) {
       if (byId.containsKey("1")) {
-        references.add(
-            new Reference(
-                "s3.floorRawHandoff_handoff_p50_in_round_trips",
-                inRoundTrips(FLOOR_RAW_HANDOFF).applyAsDouble(medians),
-                "the least a handoff within one process costs here (one fan-out of SET after the"
-                    + " hold, one thread woken), in scenario 1's round trips; not a target"));
+        for (String floor : Systems.HANDOFF_FLOORS) {
+          references.add(
+              new Reference(
+                  "s3." + shortName(floor) + "_handoff_p50_in_round_trips",
+                  inRoundTrips(floor).applyAsDouble(medians),
+                  HANDOFF_FLOOR_MEANINGS.get(floor)
+                      + ", in scenario 1's round trips; not a target"));
+        }
       }
       for (String base : List.of(FLOOR_RAW_HANDOFF, FLOOR_RAW_HANDOFF_SCRIPT)) {
         for (String system : List.of(FLOOR_RAW_HANDOFF_SCRIPT, FENCED, UNFENCED, FENCED_SEPARATE)) {
           if (!system.equals(base)) {
-            references.add(
-                new Reference(
-                    "s3." + shortName(system) + "_handoff_p50_over_" + shortName(base),
-                    ratio("3", system, base, Stats::p50).applyAsDouble(medians),
-                    "the handoff against " + base + "'s in the same run; not a target"));
+            references.add(againstFloor(system, base, medians));
           }
         }
+      }
+      // The floors between processes, against which the 8-instance handoff is measured.
+      references.add(
+          againstFloor(FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT, FLOOR_RAW_HANDOFF_2_STEPS, medians));
+      for (String base : List.of(FLOOR_RAW_HANDOFF_2_STEPS, FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT)) {
+        references.add(againstFloor(FENCED_SEPARATE, base, medians));
       }
     }
     if (byId.containsKey("1") && byId.containsKey("1-idle")) {
@@ -333,6 +340,29 @@ final class Targets {
         : stats.apply(result).map(figure::applyAsDouble).orElse(Double.NaN);
   }
 
+  /** What each of scenario 3's floors is the least of. */
+  private static final Map<String, String> HANDOFF_FLOOR_MEANINGS =
+      Map.of(
+          FLOOR_RAW_HANDOFF,
+          "the least a handoff within one process costs here (one fan-out of SET after the hold,"
+              + " one thread woken)",
+          FLOOR_RAW_HANDOFF_SCRIPT,
+          "the least a handoff within one process that checks the owner costs here (one fan-out"
+              + " of the smallest such script)",
+          FLOOR_RAW_HANDOFF_2_STEPS,
+          "the least a handoff between processes costs here (DEL, then SET NX started by the"
+              + " first node's reply)",
+          FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT,
+          "the least a fenced handoff between processes costs here (compare-and-delete, then a"
+              + " take that writes the token, started by the first node's reply)");
+
+  private static Reference againstFloor(String system, String floor, Figures medians) {
+    return new Reference(
+        "s3." + shortName(system) + "_handoff_p50_over_" + shortName(floor),
+        ratio("3", system, floor, Stats::p50).applyAsDouble(medians),
+        "the handoff against " + floor + "'s in the same run; not a target");
+  }
+
   static String shortName(String system) {
     return switch (system) {
       case FENCED -> "fenced";
@@ -340,6 +370,8 @@ final class Targets {
       case FENCED_SEPARATE -> "fenced8instances";
       case FLOOR_RAW_HANDOFF -> "floorRawHandoff";
       case FLOOR_RAW_HANDOFF_SCRIPT -> "floorRawHandoffScript";
+      case FLOOR_RAW_HANDOFF_2_STEPS -> "floorRawHandoff2Steps";
+      case FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT -> "floorRawHandoff2StepsScript";
       default -> system;
     };
   }

@@ -43,10 +43,7 @@ final class BenchSmokeIT {
         assertThat(systems.size()).isGreaterThanOrEqualTo(4);
       }
       // floor-raw never waits, so scenario 3 has its own raw floors instead, and only it has them.
-      List<String> floors =
-          id.equals("3")
-              ? List.of(Systems.FLOOR_RAW_HANDOFF, Systems.FLOOR_RAW_HANDOFF_SCRIPT)
-              : List.of(Systems.FLOOR_RAW);
+      List<String> floors = id.equals("3") ? Systems.HANDOFF_FLOORS : List.of(Systems.FLOOR_RAW);
       assertThat(systems)
           .as("scenario %s", id)
           .extracting(s -> s.getAsJsonObject().get("name").getAsString())
@@ -91,7 +88,9 @@ final class BenchSmokeIT {
             "s1-idle.floorRaw_p50_over_s1",
             "s3.fenced8instances_handoff_p50_less_idle_surcharge_in_round_trips",
             "s3.floorRawHandoff_handoff_p50_in_round_trips",
-            "s3.fenced8instances_handoff_p50_over_floorRawHandoffScript");
+            "s3.fenced8instances_handoff_p50_over_floorRawHandoffScript",
+            "s3.floorRawHandoff2StepsScript_handoff_p50_in_round_trips",
+            "s3.fenced8instances_handoff_p50_over_floorRawHandoff2StepsScript");
     assertThat(results.get("roundTripSystem").getAsString()).isEqualTo(Systems.FLOOR_RAW);
     assertThat(results.get("roundTripMicros").getAsDouble()).isPositive();
     assertThat(results.get("idleSurchargeMicros").isJsonNull()).isFalse();

@@ -18,9 +18,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** floor-raw-handoff against real redis-server processes: queueing, the one-step handoff, undo. */
+/**
+ * floor-raw-handoff against real redis-server processes: queueing, the one-step and two-step
+ * handoffs, undo.
+ */
 final class FloorRawHandoffSystemIT {
   private static RedisNodes redis;
 
@@ -34,12 +37,12 @@ final class FloorRawHandoffSystemIT {
     redis.close();
   }
 
-  @ParameterizedTest(name = "checksOwner={0}")
-  @ValueSource(booleans = {false, true})
-  void release_withAClientQueued_handsTheKeyToItOnTheNodes_withoutFreeingIt(boolean checksOwner)
-      throws Exception {
-    String resource = "it:handoff:" + checksOwner;
-    try (FloorRawHandoffSystem system = system(checksOwner)) {
+  @ParameterizedTest
+  @EnumSource(names = {"TRANSFER", "HAND_OVER"})
+  void release_withAClientQueued_handsTheKeyToItOnTheNodes_withoutFreeingIt(
+      FloorRawHandoffSystem.Step step) throws Exception {
+    String resource = "it:handoff:" + step;
+    try (FloorRawHandoffSystem system = system(step)) {
       LockSystem.Held first = system.acquire(resource, Duration.ZERO);
       await(() -> valueOnEveryNode(resource) != null); // the stragglers' SETs too
       String firstOwner = valueOnEveryNode(resource);
@@ -63,11 +66,52 @@ final class FloorRawHandoffSystemIT {
     }
   }
 
-  @ParameterizedTest(name = "checksOwner={0}")
-  @ValueSource(booleans = {false, true})
-  void acquire_notHandedTheLockWithinMaxWait_givesUpAndLeavesTheQueue(boolean checksOwner) {
-    String resource = "it:gives-up:" + checksOwner;
-    try (FloorRawHandoffSystem system = system(checksOwner)) {
+  @ParameterizedTest
+  @EnumSource(names = {"RELEASE_THEN_TAKE", "RELEASE_THEN_TAKE_SCRIPTS"})
+  void release_inTwoSteps_deletesTheKeyEverywhereBeforeTheNextClientTakesIt(
+      FloorRawHandoffSystem.Step step) throws Exception {
+    String resource = "it:two-steps:" + step;
+    try (FloorRawHandoffSystem system = system(step)) {
+      LockSystem.Held held = system.acquire(resource, Duration.ZERO);
+      long lastToken = 0;
+      // Many handoffs: the take is started by the first node's reply, which may come before the
+      // releaser has written the release to every connection; taken too early, a node refuses it.
+      for (int i = 0; i < 50; i++) {
+        await(() -> valueOnEveryNode(resource) != null); // the stragglers' steps too
+        String before = valueOnEveryNode(resource);
+        CompletableFuture<LockSystem.Held> next =
+            CompletableFuture.supplyAsync(() -> system.acquire(resource, Timing.AWAIT));
+        await(() -> system.queued(resource) == 1);
+
+        held.release();
+        held = next.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+        // Every node comes to hold the next owner: none refused its take.
+        await(
+            () -> {
+              String now = valueOnEveryNode(resource);
+              return now != null && !now.equals(before);
+            });
+        if (step == FloorRawHandoffSystem.Step.RELEASE_THEN_TAKE_SCRIPTS) {
+          String fence = valueOnEveryNode(resource + RespCommands.FENCE_SUFFIX);
+          assertThat(fence).as("the fence counter, the same on every node").isNotNull();
+          assertThat(Long.parseLong(fence))
+              .as("the token of handoff %d", i)
+              .isGreaterThan(lastToken);
+          lastToken = Long.parseLong(fence);
+        }
+      }
+      held.release();
+      await(() -> absentEverywhere(resource));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource
+  void acquire_notHandedTheLockWithinMaxWait_givesUpAndLeavesTheQueue(
+      FloorRawHandoffSystem.Step step) {
+    String resource = "it:gives-up:" + step;
+    try (FloorRawHandoffSystem system = system(step)) {
       LockSystem.Held held = system.acquire(resource, Duration.ZERO);
       await(() -> valueOnEveryNode(resource) != null);
       String owner = valueOnEveryNode(resource);
@@ -87,7 +131,7 @@ final class FloorRawHandoffSystemIT {
   @Test
   void acquire_interruptedWhileQueued_givesUpAndLeavesTheQueue() throws Exception {
     String resource = "it:interrupted";
-    try (FloorRawHandoffSystem system = system(false)) {
+    try (FloorRawHandoffSystem system = system(FloorRawHandoffSystem.Step.TRANSFER)) {
       LockSystem.Held held = system.acquire(resource, Duration.ZERO);
       CompletableFuture<Throwable> outcome = new CompletableFuture<>();
       Thread waiter =
@@ -117,7 +161,7 @@ final class FloorRawHandoffSystemIT {
   @Test
   void release_twice_throwsAndHandsNothingOn() throws Exception {
     String resource = "it:twice";
-    try (FloorRawHandoffSystem system = system(false)) {
+    try (FloorRawHandoffSystem system = system(FloorRawHandoffSystem.Step.TRANSFER)) {
       LockSystem.Held held = system.acquire(resource, Duration.ZERO);
       held.release();
       LockSystem.Held next = system.acquire(resource, Duration.ZERO);
@@ -133,11 +177,12 @@ final class FloorRawHandoffSystemIT {
     }
   }
 
-  @Test
-  void handOver_checkingTheOwner_missesItsQuorumWhereTheReleaserNoLongerHoldsTheKey_andPassesItOn()
-      throws Exception {
-    String resource = "it:stolen";
-    try (FloorRawHandoffSystem system = system(true)) {
+  @ParameterizedTest
+  @EnumSource(names = {"HAND_OVER", "RELEASE_THEN_TAKE_SCRIPTS"})
+  void handoff_checkingTheOwner_missesItsQuorumWhereTheReleaserNoLongerHoldsTheKey_andPassesItOn(
+      FloorRawHandoffSystem.Step step) throws Exception {
+    String resource = "it:stolen:" + step;
+    try (FloorRawHandoffSystem system = system(step)) {
       LockSystem.Held first = system.acquire(resource, Duration.ZERO);
       CompletableFuture<LockSystem.Held> second =
           CompletableFuture.supplyAsync(() -> system.acquire(resource, Timing.AWAIT));
@@ -167,17 +212,17 @@ final class FloorRawHandoffSystemIT {
     }
   }
 
-  @ParameterizedTest(name = "checksOwner={0}")
-  @ValueSource(booleans = {false, true})
-  void acquire_eightClientsContending_oneHolderAtATime_andEveryAcquireGranted(boolean checksOwner)
-      throws InterruptedException {
-    String resource = "it:contended:" + checksOwner;
+  @ParameterizedTest
+  @EnumSource
+  void acquire_eightClientsContending_oneHolderAtATime_andEveryAcquireGranted(
+      FloorRawHandoffSystem.Step step) throws InterruptedException {
+    String resource = "it:contended:" + step;
     int clients = 8;
     int turnsEach = 50;
     AtomicInteger holders = new AtomicInteger();
     AtomicInteger overlaps = new AtomicInteger();
     AtomicInteger granted = new AtomicInteger();
-    try (FloorRawHandoffSystem system = system(checksOwner)) {
+    try (FloorRawHandoffSystem system = system(step)) {
       List<Throwable> failures =
           ConcurrentClients.run(
               clients,
@@ -202,8 +247,8 @@ final class FloorRawHandoffSystemIT {
     }
   }
 
-  private static FloorRawHandoffSystem system(boolean checksOwner) {
-    return new FloorRawHandoffSystem("floor-raw-handoff", redis.uris(), 3, checksOwner);
+  private static FloorRawHandoffSystem system(FloorRawHandoffSystem.Step step) {
+    return new FloorRawHandoffSystem("floor-raw-handoff", redis.uris(), 3, step);
   }
 
   /** The key's value if every node holds the same one, else null. */

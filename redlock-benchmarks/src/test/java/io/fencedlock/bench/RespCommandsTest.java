@@ -51,6 +51,52 @@ final class RespCommandsTest {
   }
 
   @Test
+  void compareAndDelete_isEvalshaOfTheReleaseScriptWithTheOwner() {
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("k"));
+
+    RespCommands.compareAndDelete(out, "k", 1L);
+
+    assertThat(RespCommands.RELEASE_SHA)
+        .as("sha1sum of the script's text")
+        .isEqualTo("6fbe84d1140fd2047394924af9d845b83c070bec");
+    assertThat(text(out))
+        .isEqualTo(
+            "*5\r\n$7\r\nEVALSHA\r\n$40\r\n"
+                + RespCommands.RELEASE_SHA
+                + "\r\n$1\r\n1\r\n$1\r\nk\r\n$16\r\n0000000000000001\r\n");
+  }
+
+  @Test
+  void takeFenced_isEvalshaOfTheTakeScriptWithTheFenceKeyTtlAndToken() {
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("k"));
+
+    RespCommands.takeFenced(out, "k", 2L, 10_000, 42);
+
+    assertThat(RespCommands.TAKE_SHA)
+        .as("sha1sum of the script's text")
+        .isEqualTo("e23832b4b2d9e6ac2dd31e26faee1c183ea87e2e");
+    assertThat(text(out))
+        .isEqualTo(
+            "*8\r\n$7\r\nEVALSHA\r\n$40\r\n"
+                + RespCommands.TAKE_SHA
+                + "\r\n$1\r\n2\r\n$1\r\nk\r\n$7\r\nk:fence\r\n$16\r\n0000000000000002\r\n"
+                + "$5\r\n10000\r\n$2\r\n42\r\n");
+  }
+
+  @Test
+  void takeFenced_longNonAsciiKeyAndLargestNumbers_fitTheCapacity() {
+    String key = "schlüssel€".repeat(20);
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor(key));
+
+    RespCommands.takeFenced(out, key, -1L, Long.MAX_VALUE, Long.MAX_VALUE);
+
+    assertThat(text(out))
+        .contains(
+            "$" + (key.getBytes(StandardCharsets.UTF_8).length + 6) + "\r\n" + key + ":fence\r\n")
+        .endsWith("$19\r\n" + Long.MAX_VALUE + "\r\n");
+  }
+
+  @Test
   void set_negativeOwner_isSixteenHexDigits() {
     ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("k"));
 

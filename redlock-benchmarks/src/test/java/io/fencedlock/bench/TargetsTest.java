@@ -167,6 +167,8 @@ final class TargetsTest {
     ScenarioResult s3 = scenario("3");
     s3.add(Systems.FLOOR_RAW_HANDOFF, measurement(200, 100));
     s3.add(Systems.FLOOR_RAW_HANDOFF_SCRIPT, measurement(250, 100));
+    s3.add(Systems.FLOOR_RAW_HANDOFF_2_STEPS, measurement(320, 100));
+    s3.add(Systems.FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT, measurement(400, 100));
     s3.add(Systems.FENCED, measurement(300, 100));
     s3.add(Systems.FENCED_SEPARATE, measurement(500, 100));
 
@@ -187,6 +189,15 @@ final class TargetsTest {
     assertThat(references.get("s3.unfenced_handoff_p50_over_floorRawHandoff"))
         .as("a system that did not run")
         .isNaN();
+    assertThat(references.get("s3.floorRawHandoff2StepsScript_handoff_p50_in_round_trips"))
+        .isCloseTo(8.0, within(0.01));
+    assertThat(
+            references.get("s3.floorRawHandoff2StepsScript_handoff_p50_over_floorRawHandoff2Steps"))
+        .isCloseTo(1.25, within(0.01));
+    assertThat(references.get("s3.fenced8instances_handoff_p50_over_floorRawHandoff2Steps"))
+        .isCloseTo(1.56, within(0.01));
+    assertThat(references.get("s3.fenced8instances_handoff_p50_over_floorRawHandoff2StepsScript"))
+        .isCloseTo(1.25, within(0.01));
     assertThat(references)
         .doesNotContainKey("s3.floorRawHandoffScript_handoff_p50_over_floorRawHandoffScript");
   }
