@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
@@ -14,11 +13,12 @@ import org.jspecify.annotations.Nullable;
  * The floor of scenario 3's handoff: floor-raw's connections and commands, with the waiting done
  * inside the process, so that it costs nothing on the nodes. A client that finds the lock held here
  * queues (first come, first served) and parks. A holder that releases while a client is queued
- * gives it the lock by its {@link Step}, which the releasing thread writes to every node; the
- * quorum-th {@code +OK} of the next client's step unparks it directly from the I/O thread, and the
- * releaser does not wait. With nobody queued the holder deletes the key on every node, as floor-raw
- * does. Like floor-raw, not a lock: a refused {@code SET NX} is not retried, and the steps without
- * a script compare no owner. Takes part in scenario 3 only.
+ * gives it the lock by its {@link Step}, which the releasing thread writes to every node (a
+ * two-step handoff's second step is mostly written by the I/O thread); the quorum-th {@code +OK} of
+ * the next client's step unparks it directly from the I/O thread, and the releaser does not wait.
+ * With nobody queued the holder deletes the key on every node, as floor-raw does. Like floor-raw,
+ * not a lock: a refused {@code SET NX} is not retried, and the steps without a script compare no
+ * owner. Takes part in scenario 3 only.
  */
 final class FloorRawHandoffSystem implements LockSystem {
   /** How a holder gives the lock to the first queued client. */
@@ -36,10 +36,14 @@ final class FloorRawHandoffSystem implements LockSystem {
     HAND_OVER(true),
     /**
      * Two fan-outs, as between processes: {@code DEL key}, and as soon as the first node has
-     * deleted it, {@code SET key next NX PX ttl}, written from the I/O thread. A client in another
+     * deleted it, {@code SET key next NX PX ttl} ({@link TakeAfterRelease}). A client in another
      * process learns of a release from a node at the earliest, and its lease must be timed from a
-     * request it sent after that, so this is the least such a handoff costs, with the message that
-     * tells it free.
+     * request it sent after that, so this is the least such a handoff costs. Cheaper than any real
+     * one: the take starts at the fastest node's reply, on the thread that read it, with no message
+     * to another process and no waiter queue on the nodes. One way it can cost more: the take waits
+     * until the releaser has written the release to every connection, so that it runs after it
+     * everywhere (a real client's acquire can delete the released owner's key itself, as ours
+     * does); {@link TakeAfterRelease#startedByReleaser} counts how often that wait mattered.
      */
     RELEASE_THEN_TAKE(false),
     /**
@@ -165,9 +169,32 @@ final class FloorRawHandoffSystem implements LockSystem {
       case TRANSFER -> floor.transfer(resource, next.owner, next.step);
       case HAND_OVER -> floor.handOver(resource, owner, next.owner, next.step);
       case RELEASE_THEN_TAKE, RELEASE_THEN_TAKE_SCRIPTS -> {
-        TakeAfterRelease replies = new TakeAfterRelease(resource, next, floor.nodeCount());
+        TakeAfterRelease replies =
+            new TakeAfterRelease(floor.nodeCount(), () -> take(resource, next));
         floor.release(resource, owner, handoff.scripted, replies);
         replies.sent();
+      }
+      default -> throw new IllegalStateException("no handoff for " + handoff);
+    }
+  }
+
+  /**
+   * Sends {@code next}'s take, often from the I/O thread ({@link TakeAfterRelease}): a failure
+   * answers {@code next}'s step instead of escaping into that thread, which would stop it. (Writing
+   * from the I/O thread would wait for that thread itself if a connection had {@link
+   * RawConnection#MAX_PENDING} replies outstanding; scenario 3 has a few at most.)
+   */
+  private void take(String resource, Waiter next) {
+    try {
+      floor.offer(
+          resource,
+          next.owner,
+          handoff.scripted,
+          handoff.scripted ? tokens.incrementAndGet() : 0,
+          next.step);
+    } catch (RuntimeException e) {
+      for (int i = 0; i < floor.nodeCount(); i++) {
+        next.step.onReply(ReplyKind.ERROR, 0, "the take was not sent: " + e);
       }
     }
   }
@@ -180,7 +207,10 @@ final class FloorRawHandoffSystem implements LockSystem {
   private void abandon(String resource, Turns lock) {
     try {
       // The lock stays taken here meanwhile, so no SET NX of ours overtakes the DEL; and on each
-      // connection the DEL is written before the SET below, so it runs first on every node.
+      // connection the DEL is written before the SET below, so it runs first on every node. (One
+      // exception, too narrow to matter here: a step decided by three nodes while the previous
+      // holder's thread still writes it to the others, and a new holder's DEL or release reaching
+      // one of those first, leaves a key there until the lease's TTL; the holders work 2 ms.)
       floor.delete(resource);
     } finally {
       // Even when waiting for the DEL failed (no quorum in time, an interrupt): never left taken.
@@ -214,61 +244,6 @@ final class FloorRawHandoffSystem implements LockSystem {
 
   /** A queued client: its owner id, and the step that will make it the holder. */
   private record Waiter(long owner, QuorumStep step) {}
-
-  /**
-   * The replies to a two-step handoff's release: the first node that deleted the key starts the
-   * next client's take at once, on the thread that read the reply (as that node's message would
-   * start it in another process); or, if that reply came before the releaser had written the
-   * release to every connection, the releaser starts it once it has. So the take goes out on each
-   * connection after the release, and runs after it on every node. If no node deleted the key, the
-   * last reply starts the take all the same, so that the next client is answered (and, refused,
-   * passes the lock on). Writing from the I/O thread would wait for that thread itself if a
-   * connection had {@link RawConnection#MAX_PENDING} replies outstanding; scenario 3 has a few at
-   * most.
-   */
-  private final class TakeAfterRelease implements ReplyHandler {
-    /** The release written to every connection, and a reply that starts the take. */
-    private static final int BOTH = 2;
-
-    private final String resource;
-    private final Waiter next;
-    private final int nodes;
-    private final AtomicInteger replies = new AtomicInteger();
-    private final AtomicBoolean triggered = new AtomicBoolean();
-    private final AtomicInteger ready = new AtomicInteger();
-
-    TakeAfterRelease(String resource, Waiter next, int nodes) {
-      this.resource = resource;
-      this.next = next;
-      this.nodes = nodes;
-    }
-
-    /** By the releaser, once the release is written to every connection. */
-    void sent() {
-      if (ready.incrementAndGet() == BOTH) {
-        take();
-      }
-    }
-
-    @Override
-    public void onReply(ReplyKind kind, long integer, @Nullable String error) {
-      boolean deleted = kind == ReplyKind.INTEGER && integer == 1;
-      if ((replies.incrementAndGet() == nodes || deleted)
-          && triggered.compareAndSet(false, true)
-          && ready.incrementAndGet() == BOTH) {
-        take();
-      }
-    }
-
-    private void take() {
-      floor.offer(
-          resource,
-          next.owner,
-          handoff.scripted,
-          handoff.scripted ? tokens.incrementAndGet() : 0,
-          next.step);
-    }
-  }
 
   /** Who holds one resource in this process, and who queues for it. */
   private static final class Turns {

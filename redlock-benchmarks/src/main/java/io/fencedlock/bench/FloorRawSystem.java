@@ -9,12 +9,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * The real floor of a quorum lock on this machine: the least a JVM client can spend on {@code SET
  * key owner NX PX ttl} to every node, done at the quorum-th {@code +OK}, then {@code DEL key} to
  * every node, done at the quorum-th reply. No client library: RESP by hand ({@link RespCommands},
- * {@link RespReplyParser}), one non-blocking connection per node, one I/O thread that only reads
- * ({@link RawNodes}), and the caller writes its command to the five sockets itself, then parks
- * until the deciding reply unparks it ({@link QuorumStep}). Like {@link FloorSystem}, not a real
- * lock: DEL is not compare-and-delete, and a refused SET is not retried; a refused one is undone
- * with DEL on every node (sent on the same connections after the SETs, so it runs after them
- * everywhere). Thread-safe; many callers pipeline their commands on the same connections.
+ * {@link RespReplyParser}), one non-blocking connection per node, one I/O thread that reads ({@link
+ * RawNodes}), and the caller writes its command to the five sockets itself, then parks until the
+ * deciding reply unparks it ({@link QuorumStep}). Like {@link FloorSystem}, not a real lock: DEL is
+ * not compare-and-delete, and a refused SET is not retried; a refused one is undone with DEL on
+ * every node (sent on the same connections after the SETs, so it runs after them everywhere).
+ * Thread-safe; many callers pipeline their commands on the same connections.
  */
 final class FloorRawSystem implements LockSystem {
   private final String name;
@@ -158,7 +158,7 @@ final class FloorRawSystem implements LockSystem {
 
   /**
    * A step over every node, decided at the quorum-th {@code +OK}, for the calling thread to wait
-   * for: what {@link #transfer} and {@link #handOver} report to.
+   * for: what {@link #transfer}, {@link #handOver} and {@link #offer} report to.
    */
   QuorumStep statusStep() {
     return new QuorumStep(ReplyKind.STATUS, needed, nodes.size());

@@ -14,9 +14,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * floor-raw's connections, one per node, and the one I/O thread that reads them all: a {@link
- * Selector} that only ever waits for replies. Writes never go through this thread (callers write to
- * the sockets themselves), so a fan-out costs the caller five {@code write} calls and the I/O
- * thread one wake-up per batch of replies. Thread-safe.
+ * Selector} that only ever waits for replies. Writes are not queued to this thread: callers write
+ * to the sockets themselves, so a fan-out costs the caller five {@code write} calls and the I/O
+ * thread one wake-up per batch of replies (a reply handler may write too, as floor-raw-handoff's
+ * two-step handoff does: {@link TakeAfterRelease}). Thread-safe.
  */
 final class RawNodes implements AutoCloseable {
   private final Selector selector;

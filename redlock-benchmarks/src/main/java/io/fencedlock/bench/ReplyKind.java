@@ -2,8 +2,8 @@ package io.fencedlock.bench;
 
 /**
  * The kinds of one-line RESP2 reply that the commands floor-raw sends can get: {@code +OK} (SET
- * granted, or the hand-over script's SET), {@code $-1} (SET NX refused, or the script's owner check
- * failed), {@code :n} (DEL) and {@code -ERR ...}.
+ * granted, or the SET of the hand-over or take script), {@code $-1} (SET NX refused, or a script's
+ * owner check or SET NX failed), {@code :n} (DEL, or the release script) and {@code -ERR ...}.
  */
 enum ReplyKind {
   /** {@code +...}, a simple string; SET answers {@code +OK}. */

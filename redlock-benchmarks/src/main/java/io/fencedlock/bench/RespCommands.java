@@ -155,6 +155,9 @@ final class RespCommands {
    * keysAndArgs} more bulk strings (fewer than 7), which the caller writes.
    */
   private static void evalsha(ByteBuffer out, int keysAndArgs, String sha, int numKeys) {
+    if (keysAndArgs > 6 || numKeys > keysAndArgs) {
+      throw new IllegalArgumentException(keysAndArgs + " keys and arguments, " + numKeys + " keys");
+    }
     out.clear();
     out.put((byte) '*').put((byte) ('3' + keysAndArgs)).put(CRLF);
     bulk(out, "EVALSHA");

@@ -5,11 +5,11 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Parses RESP2 replies by hand, for floor-raw. It knows only the replies of its commands ({@link
- * RespCommands}: {@code SET}, {@code DEL} and the hand-over script), which are single lines ({@code
- * +OK}, {@code $-1}, {@code :n}, {@code -ERR ...} or {@code -NOSCRIPT ...}); anything else is a
- * {@link RespProtocolException}, since the replies would no longer line up with the commands.
- * Allocates nothing except an error's message. Stateless: the caller keeps an incomplete line in
- * its buffer for the next read.
+ * RespCommands}: {@code SET}, {@code DEL} and the hand-over, release and take scripts), which are
+ * single lines ({@code +OK}, {@code $-1}, {@code :n}, {@code -ERR ...} or {@code -NOSCRIPT ...});
+ * anything else is a {@link RespProtocolException}, since the replies would no longer line up with
+ * the commands. Allocates nothing except an error's message. Stateless: the caller keeps an
+ * incomplete line in its buffer for the next read.
  */
 final class RespReplyParser {
   /** The longest reply line accepted; a longer one cannot be a reply to floor-raw's commands. */
