@@ -35,20 +35,20 @@ final class FloorRawHandoffSystem implements LockSystem {
      */
     HAND_OVER(true),
     /**
-     * Two fan-outs, as between processes: {@code DEL key}, and as soon as the first node has
-     * deleted it, {@code SET key next NX PX ttl} ({@link TakeAfterRelease}). A client in another
-     * process learns of a release from a node at the earliest, and its lease must be timed from a
-     * request it sent after that, so this is the least such a handoff costs. Cheaper than any real
-     * one: the take starts at the fastest node's reply, on the thread that read it, with no message
-     * to another process and no waiter queue on the nodes. One way it can cost more: the take waits
-     * until the releaser has written the release to every connection, so that it runs after it
-     * everywhere (a real client's acquire can delete the released owner's key itself, as ours
-     * does); {@link TakeAfterRelease#startedByReleaser} counts how often that wait mattered.
+     * Two steps, as between processes: {@code DEL key} on the lock's lead node (the first), and
+     * once it has answered, the next client's take, {@code SET key next PX ttl} to every node,
+     * written on the thread that read the answer. A client in another process learns of a release
+     * from a node at the earliest, and its lease must be timed from a request it sent after that;
+     * its take carries the release to the other nodes, as ours does (acquire.lua deletes the
+     * released owner's key where it still holds it). So this is the least such a handoff costs:
+     * cheaper than any real one, with no message to another process and no waiter queue on the
+     * nodes. Without an owner check the take need not delete first: it overwrites.
      */
     RELEASE_THEN_TAKE(false),
     /**
      * {@link #RELEASE_THEN_TAKE} with the smallest scripts a fenced lock needs: compare-and-delete
-     * ({@link RespCommands#RELEASE_SCRIPT}), then a take that writes a predicted token ({@link
+     * on the lead ({@link RespCommands#RELEASE_SCRIPT}), then a take that deletes the released
+     * owner's key where it still holds it, takes the lock and writes a predicted token ({@link
      * RespCommands#TAKE_SCRIPT}).
      */
     RELEASE_THEN_TAKE_SCRIPTS(true);
@@ -168,29 +168,31 @@ final class FloorRawHandoffSystem implements LockSystem {
     switch (handoff) {
       case TRANSFER -> floor.transfer(resource, next.owner, next.step);
       case HAND_OVER -> floor.handOver(resource, owner, next.owner, next.step);
-      case RELEASE_THEN_TAKE, RELEASE_THEN_TAKE_SCRIPTS -> {
-        TakeAfterRelease replies =
-            new TakeAfterRelease(floor.nodeCount(), () -> take(resource, next));
-        floor.release(resource, owner, handoff.scripted, replies);
-        replies.sent();
-      }
+      case RELEASE_THEN_TAKE, RELEASE_THEN_TAKE_SCRIPTS ->
+          // Whatever the lead answers (deleted, not deleted, failed), the take decides.
+          floor.releaseOnLead(
+              resource,
+              owner,
+              handoff.scripted,
+              (kind, integer, error) -> take(resource, owner, next));
       default -> throw new IllegalStateException("no handoff for " + handoff);
     }
   }
 
   /**
-   * Sends {@code next}'s take, often from the I/O thread ({@link TakeAfterRelease}): a failure
-   * answers {@code next}'s step instead of escaping into that thread, which would stop it. (Writing
-   * from the I/O thread would wait for that thread itself if a connection had {@link
-   * RawConnection#MAX_PENDING} replies outstanding; scenario 3 has a few at most.)
+   * Sends {@code next}'s take, mostly from the I/O thread: a failure answers {@code next}'s step
+   * instead of escaping into that thread, which would stop it. (Writing from the I/O thread would
+   * wait for that thread itself if a connection had {@link RawConnection#MAX_PENDING} replies
+   * outstanding; scenario 3 has a few at most.)
    */
-  private void take(String resource, Waiter next) {
+  private void take(String resource, long predecessor, Waiter next) {
     try {
       floor.offer(
           resource,
           next.owner,
           handoff.scripted,
           handoff.scripted ? tokens.incrementAndGet() : 0,
+          predecessor,
           next.step);
     } catch (RuntimeException e) {
       for (int i = 0; i < floor.nodeCount(); i++) {
@@ -208,9 +210,9 @@ final class FloorRawHandoffSystem implements LockSystem {
     try {
       // The lock stays taken here meanwhile, so no SET NX of ours overtakes the DEL; and on each
       // connection the DEL is written before the SET below, so it runs first on every node. (One
-      // exception, too narrow to matter here: a step decided by three nodes while the previous
-      // holder's thread still writes it to the others, and a new holder's DEL or release reaching
-      // one of those first, leaves a key there until the lease's TTL; the holders work 2 ms.)
+      // exception, too narrow to matter here: a step decided by three nodes while another thread
+      // still writes it to the others, and a new holder's DEL or release reaching one of those
+      // first, leaves a key there until the lease's TTL; the holders work 2 ms.)
       floor.delete(resource);
     } finally {
       // Even when waiting for the DEL failed (no quorum in time, an interrupt): never left taken.

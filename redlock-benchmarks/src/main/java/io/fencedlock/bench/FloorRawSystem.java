@@ -94,31 +94,36 @@ final class FloorRawSystem implements LockSystem {
   }
 
   /**
-   * Sends {@code DEL resource} to every node, the replies going to {@code replies}; or, if {@code
-   * checksOwner}, {@link RespCommands#RELEASE_SCRIPT} (needs {@link #loadScripts}): the key deleted
-   * where {@code owner} holds it.
+   * Sends {@code DEL resource} to the first node (the lock's lead) only, its reply going to {@code
+   * reply}; or, if {@code checksOwner}, {@link RespCommands#RELEASE_SCRIPT} (needs {@link
+   * #loadScripts}): the key deleted there if {@code owner} holds it. The first step of a two-step
+   * handoff, whose second step carries the release to the other nodes.
    */
-  void release(String resource, long owner, boolean checksOwner, ReplyHandler replies) {
+  void releaseOnLead(String resource, long owner, boolean checksOwner, ReplyHandler reply) {
     ByteBuffer buffer = buffers.forKey(resource);
-    nodes.sendToAll(
-        checksOwner
-            ? RespCommands.compareAndDelete(buffer, resource, owner)
-            : RespCommands.del(buffer, resource),
-        replies);
+    nodes
+        .node(0)
+        .send(
+            checksOwner
+                ? RespCommands.compareAndDelete(buffer, resource, owner)
+                : RespCommands.del(buffer, resource),
+            reply);
   }
 
   /**
-   * Sends {@code SET resource owner NX PX ttl} to every node, the replies going to {@code step};
-   * or, if {@code fenced}, {@link RespCommands#TAKE_SCRIPT} with {@code token} (needs {@link
-   * #loadScripts}).
+   * The second step of a two-step handoff, to every node, the replies going to {@code step}: {@code
+   * SET resource owner PX ttl} (the key given to {@code owner} whoever holds it); or, if {@code
+   * fenced}, {@link RespCommands#TAKE_SCRIPT} with {@code token} and {@code predecessor} (needs
+   * {@link #loadScripts}).
    */
-  void offer(String resource, long owner, boolean fenced, long token, QuorumStep step) {
+  void offer(
+      String resource, long owner, boolean fenced, long token, long predecessor, QuorumStep step) {
     ByteBuffer buffer = buffers.forKey(resource);
     long ttl = BenchTiming.LEASE_TTL.toMillis();
     nodes.sendToAll(
         fenced
-            ? RespCommands.takeFenced(buffer, resource, owner, ttl, token)
-            : RespCommands.set(buffer, resource, owner, ttl),
+            ? RespCommands.takeFenced(buffer, resource, owner, ttl, token, predecessor)
+            : RespCommands.transfer(buffer, resource, owner, ttl),
         step);
   }
 
@@ -138,7 +143,14 @@ final class FloorRawSystem implements LockSystem {
     String once = unused + ":" + Long.toHexString(ThreadLocalRandom.current().nextLong());
     load(
         RespCommands.eval(
-            RespCommands.TAKE_SCRIPT, 2, once, once + RespCommands.FENCE_SUFFIX, noOwner, "1", "0"),
+            RespCommands.TAKE_SCRIPT,
+            2,
+            once,
+            once + RespCommands.FENCE_SUFFIX,
+            noOwner,
+            "1",
+            "0",
+            noOwner),
         ReplyKind.STATUS);
   }
 

@@ -180,11 +180,6 @@ public final class Probe {
       }
       System.err.println(line);
     }
-    if (TakeAfterRelease.startedByReleaser() > 0) {
-      // How often a two-step floor's take waited for the releaser to finish writing its release.
-      System.out.println(
-          "two-step takes started by the releaser: " + TakeAfterRelease.startedByReleaser());
-    }
     if (COUNTS.acquires.sum() > 0) {
       System.out.println(COUNTS);
     }

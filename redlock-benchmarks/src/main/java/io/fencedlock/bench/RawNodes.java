@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * Selector} that only ever waits for replies. Writes are not queued to this thread: callers write
  * to the sockets themselves, so a fan-out costs the caller five {@code write} calls and the I/O
  * thread one wake-up per batch of replies (a reply handler may write too, as floor-raw-handoff's
- * two-step handoff does: {@link TakeAfterRelease}). Thread-safe.
+ * two-step handoff does). Thread-safe.
  */
 final class RawNodes implements AutoCloseable {
   private final Selector selector;

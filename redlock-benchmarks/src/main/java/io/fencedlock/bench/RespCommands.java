@@ -41,13 +41,17 @@ final class RespCommands {
   static final String RELEASE_SHA = sha1Hex(RELEASE_SCRIPT);
 
   /**
-   * The smallest fenced take: {@code SET KEYS[1] ARGV[1] NX PX ARGV[2]}, and where that took the
-   * key, the fence counter KEYS[2] raised to the predicted token ARGV[3] if below it, in one step
-   * ({@code +OK}); else nothing ({@code $-1}). What a fenced acquire that predicts its token does
-   * at least (ours also checks the node's memory and keeps a high-water mark).
+   * The smallest fenced take after another process's release: KEYS[1] deleted first if it still
+   * holds the released owner ARGV[4] (that release may not have reached this node yet), then {@code
+   * SET KEYS[1] ARGV[1] NX PX ARGV[2]}, and where that took the key, the fence counter KEYS[2]
+   * raised to the predicted token ARGV[3] if below it, in one step ({@code +OK}); else nothing
+   * ({@code $-1}). What a fenced acquire that predicts its token and carries its predecessor's
+   * release does at least (ours, acquire.lua, also checks the node's memory and keeps a high-water
+   * mark and a waiter queue).
    */
   static final String TAKE_SCRIPT =
-      "local taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
+      "if redis.call('GET', KEYS[1]) == ARGV[4] then redis.call('DEL', KEYS[1]) end"
+          + " local taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
           + " if taken and tonumber(redis.call('GET', KEYS[2]) or '0') < tonumber(ARGV[3]) then"
           + " redis.call('SET', KEYS[2], ARGV[3]) end return taken";
 
@@ -59,7 +63,7 @@ final class RespCommands {
 
   /**
    * Bytes of the longest command besides its keys: the take EVALSHA's header, SHA-1, the fence
-   * key's suffix, an owner, and a TTL and a token of up to 19 digits each.
+   * key's suffix, two owners, and a TTL and a token of up to 19 digits each.
    */
   private static final int COMMAND_OVERHEAD = 256;
 
@@ -128,11 +132,12 @@ final class RespCommands {
 
   /**
    * Clears {@code out} and writes {@code EVALSHA} of {@link #TAKE_SCRIPT} into it, flipped for
-   * writing: the key taken for {@code owner} if free, and its fence counter raised to {@code
-   * token}.
+   * writing: the key deleted if {@code predecessor} holds it, then taken for {@code owner} if free,
+   * and its fence counter raised to {@code token}.
    */
-  static ByteBuffer takeFenced(ByteBuffer out, String key, long owner, long ttlMillis, long token) {
-    evalsha(out, 5, TAKE_SHA, 2);
+  static ByteBuffer takeFenced(
+      ByteBuffer out, String key, long owner, long ttlMillis, long token, long predecessor) {
+    evalsha(out, 6, TAKE_SHA, 2);
     bulk(out, key);
     if (isAscii(key)) {
       out.put((byte) '$');
@@ -147,6 +152,7 @@ final class RespCommands {
     owner(out, owner);
     bulkNumber(out, ttlMillis);
     bulkNumber(out, token);
+    owner(out, predecessor);
     return out.flip();
   }
 

@@ -67,20 +67,20 @@ final class RespCommandsTest {
   }
 
   @Test
-  void takeFenced_isEvalshaOfTheTakeScriptWithTheFenceKeyTtlAndToken() {
+  void takeFenced_isEvalshaOfTheTakeScriptWithTheFenceKeyTtlTokenAndPredecessor() {
     ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("k"));
 
-    RespCommands.takeFenced(out, "k", 2L, 10_000, 42);
+    RespCommands.takeFenced(out, "k", 2L, 10_000, 42, 1L);
 
     assertThat(RespCommands.TAKE_SHA)
         .as("sha1sum of the script's text")
-        .isEqualTo("e23832b4b2d9e6ac2dd31e26faee1c183ea87e2e");
+        .isEqualTo("89c456418ee1be1703b62f39260021e7c2973839");
     assertThat(text(out))
         .isEqualTo(
-            "*8\r\n$7\r\nEVALSHA\r\n$40\r\n"
+            "*9\r\n$7\r\nEVALSHA\r\n$40\r\n"
                 + RespCommands.TAKE_SHA
                 + "\r\n$1\r\n2\r\n$1\r\nk\r\n$7\r\nk:fence\r\n$16\r\n0000000000000002\r\n"
-                + "$5\r\n10000\r\n$2\r\n42\r\n");
+                + "$5\r\n10000\r\n$2\r\n42\r\n$16\r\n0000000000000001\r\n");
   }
 
   @Test
@@ -89,12 +89,12 @@ final class RespCommandsTest {
     String key = "€".repeat(100);
     ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor(key));
 
-    RespCommands.takeFenced(out, key, -1L, Long.MAX_VALUE, Long.MAX_VALUE);
+    RespCommands.takeFenced(out, key, -1L, Long.MAX_VALUE, Long.MAX_VALUE, -1L);
 
     assertThat(text(out))
         .contains(
             "$" + (key.getBytes(StandardCharsets.UTF_8).length + 6) + "\r\n" + key + ":fence\r\n")
-        .endsWith("$19\r\n" + Long.MAX_VALUE + "\r\n");
+        .endsWith("$19\r\n" + Long.MAX_VALUE + "\r\n$16\r\nffffffffffffffff\r\n");
   }
 
   @Test
