@@ -350,11 +350,12 @@ final class Targets {
           "the least a handoff within one process that checks the owner costs here (one fan-out"
               + " of the smallest such script)",
           FLOOR_RAW_HANDOFF_2_STEPS,
-          "the least a handoff between processes costs here (DEL, then SET NX started by the"
-              + " first node's reply)",
+          "the least a handoff between processes costs here (DEL on the lead node, then the"
+              + " next client's SET to every node, started by the lead's reply)",
           FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT,
-          "the least a fenced handoff between processes costs here (compare-and-delete, then a"
-              + " take that writes the token, started by the first node's reply)");
+          "the least a fenced handoff between processes costs here (compare-and-delete on the"
+              + " lead node, then a take that writes the token on every node, started by the"
+              + " lead's reply)");
 
   private static Reference againstFloor(String system, String floor, Figures medians) {
     return new Reference(
