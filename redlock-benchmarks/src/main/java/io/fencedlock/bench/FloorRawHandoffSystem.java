@@ -187,13 +187,11 @@ final class FloorRawHandoffSystem implements LockSystem {
    */
   private void take(String resource, long predecessor, Waiter next) {
     try {
-      floor.offer(
-          resource,
-          next.owner,
-          handoff.scripted,
-          handoff.scripted ? tokens.incrementAndGet() : 0,
-          predecessor,
-          next.step);
+      if (handoff.scripted) {
+        floor.takeFenced(resource, next.owner, tokens.incrementAndGet(), predecessor, next.step);
+      } else {
+        floor.transfer(resource, next.owner, next.step); // no owner to check: it overwrites
+      }
     } catch (RuntimeException e) {
       for (int i = 0; i < floor.nodeCount(); i++) {
         next.step.onReply(ReplyKind.ERROR, 0, "the take was not sent: " + e);

@@ -111,19 +111,19 @@ final class FloorRawSystem implements LockSystem {
   }
 
   /**
-   * The second step of a two-step handoff, to every node, the replies going to {@code step}: {@code
-   * SET resource owner PX ttl} (the key given to {@code owner} whoever holds it); or, if {@code
-   * fenced}, {@link RespCommands#TAKE_SCRIPT} with {@code token} and {@code predecessor} (needs
-   * {@link #loadScripts}).
+   * The fenced second step of a two-step handoff: {@link RespCommands#TAKE_SCRIPT} to every node,
+   * with {@code token} and {@code predecessor}, the replies going to {@code step} (needs {@link
+   * #loadScripts}). The plain one is {@link #transfer}.
    */
-  void offer(
-      String resource, long owner, boolean fenced, long token, long predecessor, QuorumStep step) {
-    ByteBuffer buffer = buffers.forKey(resource);
-    long ttl = BenchTiming.LEASE_TTL.toMillis();
+  void takeFenced(String resource, long owner, long token, long predecessor, QuorumStep step) {
     nodes.sendToAll(
-        fenced
-            ? RespCommands.takeFenced(buffer, resource, owner, ttl, token, predecessor)
-            : RespCommands.transfer(buffer, resource, owner, ttl),
+        RespCommands.takeFenced(
+            buffers.forKey(resource),
+            resource,
+            owner,
+            BenchTiming.LEASE_TTL.toMillis(),
+            token,
+            predecessor),
         step);
   }
 
@@ -170,7 +170,7 @@ final class FloorRawSystem implements LockSystem {
 
   /**
    * A step over every node, decided at the quorum-th {@code +OK}, for the calling thread to wait
-   * for: what {@link #transfer}, {@link #handOver} and {@link #offer} report to.
+   * for: what {@link #transfer}, {@link #handOver} and {@link #takeFenced} report to.
    */
   QuorumStep statusStep() {
     return new QuorumStep(ReplyKind.STATUS, needed, nodes.size());

@@ -106,8 +106,8 @@ public final class Probe {
         systems.add(Isolated.open(name.substring(0, at), name.substring(at + 1), uris));
         continue;
       }
-      if (Systems.HANDOFF_FLOORS.contains(name)) {
-        systems.add(new FloorRawHandoffSystem(name, uris, quorum, Systems.handoffStep(name)));
+      if (Systems.HANDOFF_STEPS.containsKey(name)) {
+        systems.add(new FloorRawHandoffSystem(name, uris, quorum, Systems.HANDOFF_STEPS.get(name)));
         continue;
       }
       systems.add(

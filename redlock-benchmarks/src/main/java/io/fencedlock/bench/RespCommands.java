@@ -139,16 +139,7 @@ final class RespCommands {
       ByteBuffer out, String key, long owner, long ttlMillis, long token, long predecessor) {
     evalsha(out, 6, TAKE_SHA, 2);
     bulk(out, key);
-    if (isAscii(key)) {
-      out.put((byte) '$');
-      decimal(out, key.length() + FENCE_SUFFIX.length());
-      out.put(CRLF);
-      ascii(out, key);
-      ascii(out, FENCE_SUFFIX);
-      out.put(CRLF);
-    } else {
-      bulk(out, key + FENCE_SUFFIX);
-    }
+    bulk(out, key, FENCE_SUFFIX);
     owner(out, owner);
     bulkNumber(out, ttlMillis);
     bulkNumber(out, token);
@@ -203,17 +194,23 @@ final class RespCommands {
   }
 
   private static void bulk(ByteBuffer out, String text) {
+    bulk(out, text, "");
+  }
+
+  /** One bulk string of {@code text} followed by the ASCII {@code suffix}, without joining them. */
+  private static void bulk(ByteBuffer out, String text, String suffix) {
     if (!isAscii(text)) {
-      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      byte[] bytes = (text + suffix).getBytes(StandardCharsets.UTF_8);
       out.put((byte) '$');
       decimal(out, bytes.length);
       out.put(CRLF).put(bytes).put(CRLF);
       return;
     }
     out.put((byte) '$');
-    decimal(out, text.length());
+    decimal(out, text.length() + suffix.length());
     out.put(CRLF);
     ascii(out, text);
+    ascii(out, suffix);
     out.put(CRLF);
   }
 

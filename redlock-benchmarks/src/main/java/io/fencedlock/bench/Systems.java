@@ -1,7 +1,10 @@
 package io.fencedlock.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every system under test, built over one set of node URIs (direct or through the fault proxy) and
@@ -56,26 +59,25 @@ final class Systems implements AutoCloseable {
   static final String REDISSON_REDLOCK = "redisson-redlock";
   static final String REDISSON_FENCED = "redisson-fenced-1";
 
-  /** Scenario 3's floors, one per {@link FloorRawHandoffSystem.Step}. */
-  static final List<String> HANDOFF_FLOORS =
-      List.of(
-          FLOOR_RAW_HANDOFF,
-          FLOOR_RAW_HANDOFF_SCRIPT,
-          FLOOR_RAW_HANDOFF_2_STEPS,
-          FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT);
+  /**
+   * Scenario 3's floors, in the order they run, each with its {@link FloorRawHandoffSystem.Step}.
+   */
+  static final Map<String, FloorRawHandoffSystem.Step> HANDOFF_STEPS = handoffSteps();
+
+  /** Scenario 3's floors' names, in the order they run. */
+  static final List<String> HANDOFF_FLOORS = List.copyOf(HANDOFF_STEPS.keySet());
+
+  private static Map<String, FloorRawHandoffSystem.Step> handoffSteps() {
+    Map<String, FloorRawHandoffSystem.Step> steps = new LinkedHashMap<>();
+    steps.put(FLOOR_RAW_HANDOFF, FloorRawHandoffSystem.Step.TRANSFER);
+    steps.put(FLOOR_RAW_HANDOFF_SCRIPT, FloorRawHandoffSystem.Step.HAND_OVER);
+    steps.put(FLOOR_RAW_HANDOFF_2_STEPS, FloorRawHandoffSystem.Step.RELEASE_THEN_TAKE);
+    steps.put(
+        FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT, FloorRawHandoffSystem.Step.RELEASE_THEN_TAKE_SCRIPTS);
+    return Collections.unmodifiableMap(steps);
+  }
 
   private final List<LockSystem> all = new ArrayList<>();
-
-  /** The step of the floor named {@code name}, one of {@link #HANDOFF_FLOORS}. */
-  static FloorRawHandoffSystem.Step handoffStep(String name) {
-    return switch (name) {
-      case FLOOR_RAW_HANDOFF -> FloorRawHandoffSystem.Step.TRANSFER;
-      case FLOOR_RAW_HANDOFF_SCRIPT -> FloorRawHandoffSystem.Step.HAND_OVER;
-      case FLOOR_RAW_HANDOFF_2_STEPS -> FloorRawHandoffSystem.Step.RELEASE_THEN_TAKE;
-      case FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT -> FloorRawHandoffSystem.Step.RELEASE_THEN_TAKE_SCRIPTS;
-      default -> throw new IllegalArgumentException("not a handoff floor: " + name);
-    };
-  }
 
   /** Starts every system; closes those already started if one fails. */
   static Systems open(List<String> uris) {
@@ -83,9 +85,8 @@ final class Systems implements AutoCloseable {
     try {
       int quorum = uris.size() / 2 + 1;
       systems.all.add(new FloorRawSystem(FLOOR_RAW, uris, quorum));
-      for (String floor : HANDOFF_FLOORS) {
-        systems.all.add(new FloorRawHandoffSystem(floor, uris, quorum, handoffStep(floor)));
-      }
+      HANDOFF_STEPS.forEach(
+          (floor, step) -> systems.all.add(new FloorRawHandoffSystem(floor, uris, quorum, step)));
       systems.all.add(new FloorSystem(FLOOR_1, uris.subList(0, 1), 1));
       systems.all.add(new FloorSystem(FLOOR_N, uris, quorum));
       // The control and the diagnostic explain scenario 1's ratios, so they run only there.
