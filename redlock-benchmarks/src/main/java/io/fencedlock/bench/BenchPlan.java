@@ -12,8 +12,8 @@ import java.time.Duration;
 record BenchPlan(int reps, Window first, Window later) {
 
   /**
-   * About 14 minutes of warm-up and measuring in all: 19.5 s per system and scenario, for 42 of
-   * them (819 s; building and starting come on top).
+   * About 15 minutes of warm-up and measuring in all: 19.5 s per system and scenario, for 46 of
+   * them (897 s; building and starting come on top).
    */
   static BenchPlan full() {
     return new BenchPlan(

@@ -3,7 +3,9 @@ package io.fencedlock.bench;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The real floor of a quorum lock on this machine: the least a JVM client can spend on {@code SET
@@ -15,18 +17,61 @@ import java.util.concurrent.ThreadLocalRandom;
  * not compare-and-delete, and a refused SET is not retried; a refused one is undone with DEL on
  * every node (sent on the same connections after the SETs, so it runs after them everywhere).
  * Thread-safe; many callers pipeline their commands on the same connections.
+ *
+ * <p>Its {@link Steps} make it the floor of a lock that must run scripts: a real lock's release
+ * checks the owner, which Redis 6.2 can only do in a script, and a fenced acquire writes its token
+ * in the same step as it takes the key. Those floors say how much of a client's distance to
+ * floor-raw is the servers' scripts, which no client can avoid, and how much is the client's own.
  */
 final class FloorRawSystem implements LockSystem {
+  /** What one operation sends: floor-raw's plain commands, or the smallest scripts a lock needs. */
+  enum Steps {
+    /** {@code SET NX PX}, then {@code DEL}: floor-raw. */
+    PLAIN,
+    /**
+     * {@code SET NX PX}, then the smallest compare-and-delete ({@link
+     * RespCommands#RELEASE_SCRIPT}): the least an unfenced lock can do.
+     */
+    COMPARE_AND_DELETE,
+    /**
+     * The smallest fenced acquire that predicts its token ({@link RespCommands#ACQUIRE_SCRIPT}),
+     * then that compare-and-delete: the least a fenced lock's one-round-trip path can do.
+     */
+    FENCED
+  }
+
+  /** The scenarios a scripted floor runs in; floor-raw itself runs in all it can. */
+  private static final Set<String> SCRIPTED_SCENARIOS = Set.of("1", "2");
+
   private final String name;
   private final RawNodes nodes;
   private final int needed;
+  private final Steps steps;
+
+  /** The next token a {@link Steps#FENCED} acquire predicts, above every one before it. */
+  private final AtomicLong tokens = new AtomicLong();
 
   private final CommandBuffers buffers = new CommandBuffers();
 
+  /** floor-raw ({@link Steps#PLAIN}). */
   FloorRawSystem(String name, List<String> uris, int needed) {
+    this(name, uris, needed, Steps.PLAIN);
+  }
+
+  /** A floor that sends {@code steps}; loads the scripts it needs before it returns. */
+  FloorRawSystem(String name, List<String> uris, int needed, Steps steps) {
     this.name = name;
     this.nodes = RawNodes.connect(uris, name + "-io");
     this.needed = needed;
+    this.steps = steps;
+    if (steps != Steps.PLAIN) {
+      try {
+        loadScripts();
+      } catch (RuntimeException e) {
+        nodes.close();
+        throw e;
+      }
+    }
   }
 
   @Override
@@ -40,9 +85,26 @@ final class FloorRawSystem implements LockSystem {
   }
 
   @Override
+  public boolean takesPart(String scenarioId) {
+    return steps == Steps.PLAIN || SCRIPTED_SCENARIOS.contains(scenarioId);
+  }
+
+  @Override
   public Held acquire(String resource, Duration maxWait) {
-    take(resource, ThreadLocalRandom.current().nextLong());
-    return () -> delete(resource);
+    long owner = ThreadLocalRandom.current().nextLong();
+    if (steps == Steps.PLAIN) {
+      take(resource, owner);
+      return () -> delete(resource);
+    }
+    ByteBuffer buffer = buffers.forKey(resource);
+    decide(
+        resource,
+        owner,
+        steps == Steps.FENCED
+            ? RespCommands.acquireFenced(
+                buffer, resource, owner, BenchTiming.LEASE_TTL.toMillis(), tokens.incrementAndGet())
+            : RespCommands.set(buffer, resource, owner, BenchTiming.LEASE_TTL.toMillis()));
+    return () -> compareAndDelete(resource, owner);
   }
 
   /**
@@ -51,14 +113,30 @@ final class FloorRawSystem implements LockSystem {
    * @throws NotGrantedException if that became impossible (the grants are undone with {@code DEL})
    */
   void take(String resource, long owner) {
-    ByteBuffer command =
+    decide(
+        resource,
+        owner,
         RespCommands.set(
-            buffers.forKey(resource), resource, owner, BenchTiming.LEASE_TTL.toMillis());
-    QuorumStep set = new QuorumStep(ReplyKind.STATUS, needed, nodes.size());
-    nodes.sendToAll(command, set);
-    if (!set.await(BenchTiming.COMMAND_TIMEOUT.toNanos())) {
-      delete(resource); // undo partial grants, as a real lock would
-      String error = set.firstError();
+            buffers.forKey(resource), resource, owner, BenchTiming.LEASE_TTL.toMillis()));
+  }
+
+  /**
+   * Sends {@code take} (a command that answers {@code +OK} where it took {@code resource}) to every
+   * node and waits for the quorum-th {@code +OK}.
+   *
+   * @throws NotGrantedException if that became impossible (the grants are undone: with {@code DEL}
+   *     by floor-raw, with compare-and-delete by the scripted floors, as a real lock would)
+   */
+  private void decide(String resource, long owner, ByteBuffer take) {
+    QuorumStep step = new QuorumStep(ReplyKind.STATUS, needed, nodes.size());
+    nodes.sendToAll(take, step);
+    if (!step.await(BenchTiming.COMMAND_TIMEOUT.toNanos())) {
+      if (steps == Steps.PLAIN) {
+        delete(resource);
+      } else {
+        compareAndDelete(resource, owner);
+      }
+      String error = step.firstError();
       throw new NotGrantedException(
           name + ": " + resource + (error == null ? " is held" : ": " + error));
     }
@@ -66,9 +144,21 @@ final class FloorRawSystem implements LockSystem {
 
   /** {@code DEL resource} on every node, waiting for a quorum of replies. */
   void delete(String resource) {
-    QuorumStep del = new QuorumStep(ReplyKind.INTEGER, needed, nodes.size());
-    nodes.sendToAll(RespCommands.del(buffers.forKey(resource), resource), del);
-    del.await(BenchTiming.COMMAND_TIMEOUT.toNanos());
+    awaitQuorum(RespCommands.del(buffers.forKey(resource), resource));
+  }
+
+  /**
+   * {@link RespCommands#RELEASE_SCRIPT} on every node, waiting for a quorum of replies: {@code
+   * resource} deleted where {@code owner} holds it.
+   */
+  private void compareAndDelete(String resource, long owner) {
+    awaitQuorum(RespCommands.compareAndDelete(buffers.forKey(resource), resource, owner));
+  }
+
+  private void awaitQuorum(ByteBuffer command) {
+    QuorumStep step = new QuorumStep(ReplyKind.INTEGER, needed, nodes.size());
+    nodes.sendToAll(command, step);
+    step.await(BenchTiming.COMMAND_TIMEOUT.toNanos());
   }
 
   /**
@@ -128,8 +218,8 @@ final class FloorRawSystem implements LockSystem {
   }
 
   /**
-   * Puts the hand-over, release and take scripts into every node's script cache, running each once
-   * on keys nobody uses.
+   * Puts the hand-over, release, take and acquire scripts into every node's script cache, running
+   * each once on keys nobody uses.
    */
   void loadScripts() {
     String unused = "bench:unused";
@@ -151,6 +241,17 @@ final class FloorRawSystem implements LockSystem {
             "1",
             "0",
             noOwner),
+        ReplyKind.STATUS);
+    String another = unused + ":" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    load(
+        RespCommands.eval(
+            RespCommands.ACQUIRE_SCRIPT,
+            2,
+            another,
+            another + RespCommands.FENCE_SUFFIX,
+            noOwner,
+            "1",
+            "0"),
         ReplyKind.STATUS);
   }
 

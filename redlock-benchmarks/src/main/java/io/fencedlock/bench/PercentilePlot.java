@@ -3,6 +3,7 @@ package io.fencedlock.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
@@ -13,28 +14,20 @@ import org.HdrHistogram.HistogramIterationValue;
  */
 final class PercentilePlot {
   /** One colour per system, the same in every plot. */
-  private static final java.util.Map<String, String> COLORS =
-      java.util.Map.of(
-          Systems.FLOOR_RAW,
-          "#8c564b",
-          Systems.FLOOR_1,
-          "#7f7f7f",
-          Systems.FLOOR_N,
-          "#17becf",
-          Systems.FLOOR_N_AGAIN,
-          "#9edae5",
-          Systems.FLOOR_N_CAD,
-          "#bcbd22",
-          Systems.UNFENCED,
-          "#2ca02c",
-          Systems.FENCED,
-          "#1f77b4",
-          Systems.FENCED_SEPARATE,
-          "#aec7e8",
-          Systems.REDISSON_REDLOCK,
-          "#d62728",
-          Systems.REDISSON_FENCED,
-          "#ff7f0e");
+  private static final Map<String, String> COLORS =
+      Map.ofEntries(
+          Map.entry(Systems.FLOOR_RAW, "#8c564b"),
+          Map.entry(Systems.FLOOR_RAW_CAD, "#c49c94"),
+          Map.entry(Systems.FLOOR_RAW_FENCED, "#e377c2"),
+          Map.entry(Systems.FLOOR_1, "#7f7f7f"),
+          Map.entry(Systems.FLOOR_N, "#17becf"),
+          Map.entry(Systems.FLOOR_N_AGAIN, "#9edae5"),
+          Map.entry(Systems.FLOOR_N_CAD, "#bcbd22"),
+          Map.entry(Systems.UNFENCED, "#2ca02c"),
+          Map.entry(Systems.FENCED, "#1f77b4"),
+          Map.entry(Systems.FENCED_SEPARATE, "#aec7e8"),
+          Map.entry(Systems.REDISSON_REDLOCK, "#d62728"),
+          Map.entry(Systems.REDISSON_FENCED, "#ff7f0e"));
 
   private static final int WIDTH = 900;
   private static final int HEIGHT = 420;

@@ -113,6 +113,10 @@ public final class Probe {
       systems.add(
           switch (name) {
             case Systems.FLOOR_RAW -> new FloorRawSystem(name, uris, quorum);
+            case Systems.FLOOR_RAW_CAD ->
+                new FloorRawSystem(name, uris, quorum, FloorRawSystem.Steps.COMPARE_AND_DELETE);
+            case Systems.FLOOR_RAW_FENCED ->
+                new FloorRawSystem(name, uris, quorum, FloorRawSystem.Steps.FENCED);
             case Systems.FLOOR_N -> new FloorSystem(name, uris, quorum);
             case Systems.FLOOR_N_CAD -> new FloorSystem(name, uris, quorum, true, "1");
             case Systems.UNFENCED -> new OurRedlockSystem(name, uris, false);

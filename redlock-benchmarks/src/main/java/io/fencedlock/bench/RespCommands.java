@@ -11,8 +11,9 @@ import java.security.NoSuchAlgorithmException;
  * SET key owner PX ttl} or the smallest script that does it only for the current owner ({@link
  * #HAND_OVER_SCRIPT}), and the two steps of its variant between processes: the smallest
  * compare-and-delete script ({@link #RELEASE_SCRIPT}) and the smallest fenced take ({@link
- * #TAKE_SCRIPT}). An owner is a random 64-bit number in 16 hex digits. Allocates nothing for ASCII
- * keys.
+ * #TAKE_SCRIPT}); and the scripted floors' steps, that compare-and-delete and the smallest fenced
+ * acquire ({@link #ACQUIRE_SCRIPT}). An owner is a random 64-bit number in 16 hex digits. Allocates
+ * nothing for ASCII keys.
  */
 final class RespCommands {
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
@@ -41,19 +42,29 @@ final class RespCommands {
   static final String RELEASE_SHA = sha1Hex(RELEASE_SCRIPT);
 
   /**
-   * The smallest fenced take after another process's release: KEYS[1] deleted first if it still
-   * holds the released owner ARGV[4] (that release may not have reached this node yet), then {@code
-   * SET KEYS[1] ARGV[1] NX PX ARGV[2]}, and where that took the key, the fence counter KEYS[2]
-   * raised to the predicted token ARGV[3] if below it, in one step ({@code +OK}); else nothing
-   * ({@code $-1}). What a fenced acquire that predicts its token and carries its predecessor's
-   * release does at least (ours, acquire.lua, also checks the node's memory and keeps a high-water
-   * mark and a waiter queue).
+   * The smallest fenced acquire that predicts its token: {@code SET KEYS[1] ARGV[1] NX PX ARGV[2]},
+   * and where that took the key, the fence counter KEYS[2] raised to the predicted token ARGV[3] if
+   * below it, in one step ({@code +OK}); else nothing ({@code $-1}). What a fenced acquire on its
+   * one-round-trip path does at least (ours, acquire.lua, also checks the node's memory and keeps a
+   * high-water mark).
    */
-  static final String TAKE_SCRIPT =
-      "if redis.call('GET', KEYS[1]) == ARGV[4] then redis.call('DEL', KEYS[1]) end"
-          + " local taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
+  static final String ACQUIRE_SCRIPT =
+      "local taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
           + " if taken and tonumber(redis.call('GET', KEYS[2]) or '0') < tonumber(ARGV[3]) then"
           + " redis.call('SET', KEYS[2], ARGV[3]) end return taken";
+
+  /** {@link #ACQUIRE_SCRIPT}'s SHA-1. */
+  static final String ACQUIRE_SHA = sha1Hex(ACQUIRE_SCRIPT);
+
+  /**
+   * The smallest fenced take after another process's release: KEYS[1] deleted first if it still
+   * holds the released owner ARGV[4] (that release may not have reached this node yet), then {@link
+   * #ACQUIRE_SCRIPT}. What a fenced acquire that predicts its token and carries its predecessor's
+   * release does at least (ours also keeps a waiter queue).
+   */
+  static final String TAKE_SCRIPT =
+      "if redis.call('GET', KEYS[1]) == ARGV[4] then redis.call('DEL', KEYS[1]) end "
+          + ACQUIRE_SCRIPT;
 
   /** {@link #TAKE_SCRIPT}'s SHA-1. */
   static final String TAKE_SHA = sha1Hex(TAKE_SCRIPT);
@@ -127,6 +138,22 @@ final class RespCommands {
     evalsha(out, 2, RELEASE_SHA, 1);
     bulk(out, key);
     owner(out, owner);
+    return out.flip();
+  }
+
+  /**
+   * Clears {@code out} and writes {@code EVALSHA} of {@link #ACQUIRE_SCRIPT} into it, flipped for
+   * writing: the key taken for {@code owner} if free, and its fence counter raised to {@code
+   * token}.
+   */
+  static ByteBuffer acquireFenced(
+      ByteBuffer out, String key, long owner, long ttlMillis, long token) {
+    evalsha(out, 5, ACQUIRE_SHA, 2);
+    bulk(out, key);
+    bulk(out, key, FENCE_SUFFIX);
+    owner(out, owner);
+    bulkNumber(out, ttlMillis);
+    bulkNumber(out, token);
     return out.flip();
   }
 

@@ -15,6 +15,20 @@ final class Systems implements AutoCloseable {
   static final String FLOOR_RAW = "floor-raw";
 
   /**
+   * Diagnostic for scenarios 1 and 2: floor-raw whose release is the smallest compare-and-delete
+   * script, the least an unfenced lock that checks the owner can do ({@link
+   * FloorRawSystem.Steps#COMPARE_AND_DELETE}).
+   */
+  static final String FLOOR_RAW_CAD = "floor-raw-cad";
+
+  /**
+   * Diagnostic for scenarios 1 and 2: floor-raw-cad whose acquire is the smallest fenced acquire
+   * that predicts its token, the least a fenced lock's one-round-trip path can do ({@link
+   * FloorRawSystem.Steps#FENCED}).
+   */
+  static final String FLOOR_RAW_FENCED = "floor-raw-fenced";
+
+  /**
    * Scenario 3's floor: floor-raw with the waiting done in the process and a one-step handoff
    * ({@link FloorRawHandoffSystem}).
    */
@@ -85,6 +99,10 @@ final class Systems implements AutoCloseable {
     try {
       int quorum = uris.size() / 2 + 1;
       systems.all.add(new FloorRawSystem(FLOOR_RAW, uris, quorum));
+      systems.all.add(
+          new FloorRawSystem(FLOOR_RAW_CAD, uris, quorum, FloorRawSystem.Steps.COMPARE_AND_DELETE));
+      systems.all.add(
+          new FloorRawSystem(FLOOR_RAW_FENCED, uris, quorum, FloorRawSystem.Steps.FENCED));
       HANDOFF_STEPS.forEach(
           (floor, step) -> systems.all.add(new FloorRawHandoffSystem(floor, uris, quorum, step)));
       systems.all.add(new FloorSystem(FLOOR_1, uris.subList(0, 1), 1));

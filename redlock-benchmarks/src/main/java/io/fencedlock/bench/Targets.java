@@ -4,6 +4,8 @@ import static io.fencedlock.bench.Systems.FENCED;
 import static io.fencedlock.bench.Systems.FENCED_SEPARATE;
 import static io.fencedlock.bench.Systems.FLOOR_N;
 import static io.fencedlock.bench.Systems.FLOOR_RAW;
+import static io.fencedlock.bench.Systems.FLOOR_RAW_CAD;
+import static io.fencedlock.bench.Systems.FLOOR_RAW_FENCED;
 import static io.fencedlock.bench.Systems.FLOOR_RAW_HANDOFF;
 import static io.fencedlock.bench.Systems.FLOOR_RAW_HANDOFF_2_STEPS;
 import static io.fencedlock.bench.Systems.FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT;
@@ -12,6 +14,7 @@ import static io.fencedlock.bench.Systems.REDISSON_REDLOCK;
 import static io.fencedlock.bench.Systems.UNFENCED;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -189,8 +192,9 @@ final class Targets {
    * scenario 1-idle (floor-raw's p50 against its scenario-1 p50, ours against floor-raw's, and the
    * handoffs less floor-raw's idle surcharge, in round trips), scenario 3's raw handoff floors in
    * round trips and the handoffs against them (within one process, one step with and without a
-   * script; between processes, two steps with and without scripts), and the allocation per
-   * operation against floor-raw's (issue 20 asks for it to be reported, with no limit).
+   * script; between processes, two steps with and without scripts), scenarios 1 and 2 against the
+   * scripted floors ({@link #againstScriptedFloors}), and the allocation per operation against
+   * floor-raw's (issue 20 asks for it to be reported, with no limit).
    */
   static List<Reference> references(Map<String, ScenarioResult> byId) {
     Figures medians =
@@ -271,6 +275,11 @@ final class Targets {
         }
       }
     }
+    for (String id : List.of("1", "2")) {
+      if (byId.containsKey(id)) {
+        references.addAll(againstScriptedFloors(id, medians));
+      }
+    }
     for (String id : List.of("1", "1-many")) {
       if (byId.containsKey(id)) {
         for (String system : List.of(UNFENCED, FENCED)) {
@@ -282,6 +291,53 @@ final class Targets {
         }
       }
     }
+    return references;
+  }
+
+  /**
+   * Scenario {@code id}'s scripted floors against floor-raw (what the servers' scripts alone cost
+   * on this host), and ours against the scripted floor of the same kind (what is left that is the
+   * client's): p50, client and server CPU per operation in scenario 1, throughput in scenario 2.
+   */
+  private static List<Reference> againstScriptedFloors(String id, Figures medians) {
+    Map<String, String> floorOf = Map.of(UNFENCED, FLOOR_RAW_CAD, FENCED, FLOOR_RAW_FENCED);
+    Map<String, ToDoubleFunction<Stats>> figures = new LinkedHashMap<>();
+    if (id.equals("2")) {
+      figures.put("ops", Stats::opsPerSec);
+    } else {
+      figures.put("p50", Stats::p50);
+      figures.put("cpu_per_op", Stats::cpuMicrosPerOp);
+      figures.put("server_cpu_per_op", Stats::serverCpuMicrosPerOp);
+    }
+    List<Reference> references = new ArrayList<>();
+    figures.forEach(
+        (figureName, figure) -> {
+          for (String floor : List.of(FLOOR_RAW_CAD, FLOOR_RAW_FENCED)) {
+            references.add(
+                new Reference(
+                    "s" + id + "." + shortName(floor) + "_" + figureName + "_over_floorRaw",
+                    ratio(id, floor, FLOOR_RAW, figure).applyAsDouble(medians),
+                    "what the smallest scripts a lock needs cost against SET and DEL on this"
+                        + " host; not a target"));
+          }
+          for (String system : List.of(UNFENCED, FENCED)) {
+            String floor = floorOf.get(system);
+            references.add(
+                new Reference(
+                    "s"
+                        + id
+                        + "."
+                        + shortName(system)
+                        + "_"
+                        + figureName
+                        + "_over_"
+                        + shortName(floor),
+                    ratio(id, system, floor, figure).applyAsDouble(medians),
+                    "against the floor that runs the smallest scripts of the same kind of lock:"
+                        + " what is left is the client's and its scripts' extra work; not a"
+                        + " target"));
+          }
+        });
     return references;
   }
 
@@ -369,6 +425,8 @@ final class Targets {
       case FENCED -> "fenced";
       case UNFENCED -> "unfenced";
       case FENCED_SEPARATE -> "fenced8instances";
+      case FLOOR_RAW_CAD -> "floorRawCad";
+      case FLOOR_RAW_FENCED -> "floorRawFenced";
       case FLOOR_RAW_HANDOFF -> "floorRawHandoff";
       case FLOOR_RAW_HANDOFF_SCRIPT -> "floorRawHandoffScript";
       case FLOOR_RAW_HANDOFF_2_STEPS -> "floorRawHandoff2Steps";

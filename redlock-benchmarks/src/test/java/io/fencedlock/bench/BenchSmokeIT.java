@@ -18,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A tiny pass of every scenario and system: checks the outputs' shape, never the timings. */
 final class BenchSmokeIT {
+  /** floor-raw and the scripted floors, which explain scenarios 1 and 2 and run only there. */
+  private static final List<String> FLOORS_OF_1_AND_2 =
+      List.of(Systems.FLOOR_RAW, Systems.FLOOR_RAW_CAD, Systems.FLOOR_RAW_FENCED);
 
   @Test
   void run_tinyPlan_writesResultsWithEveryScenarioSystemAndTarget(@TempDir Path dir)
@@ -42,13 +45,25 @@ final class BenchSmokeIT {
       } else {
         assertThat(systems.size()).isGreaterThanOrEqualTo(4);
       }
-      // floor-raw never waits, so scenario 3 has its own raw floors instead, and only it has them.
-      List<String> floors = id.equals("3") ? Systems.HANDOFF_FLOORS : List.of(Systems.FLOOR_RAW);
+      // floor-raw never waits, so scenario 3 has its own raw floors instead, and only it has them;
+      // the scripted floors explain scenarios 1 and 2, and run only there.
+      List<String> floors =
+          switch (id) {
+            case "3" -> Systems.HANDOFF_FLOORS;
+            case "1", "2" -> FLOORS_OF_1_AND_2;
+            default -> List.of(Systems.FLOOR_RAW);
+          };
       assertThat(systems)
           .as("scenario %s", id)
           .extracting(s -> s.getAsJsonObject().get("name").getAsString())
           .containsAll(floors)
           .doesNotContain(id.equals("3") ? Systems.FLOOR_RAW : Systems.FLOOR_RAW_HANDOFF);
+      if (!floors.equals(FLOORS_OF_1_AND_2)) {
+        assertThat(systems)
+            .as("scenario %s", id)
+            .extracting(s -> s.getAsJsonObject().get("name").getAsString())
+            .doesNotContain(Systems.FLOOR_RAW_CAD, Systems.FLOOR_RAW_FENCED);
+      }
       for (JsonElement system : systems) {
         JsonObject median = system.getAsJsonObject().getAsJsonObject("median");
         assertThat(median.keySet()).contains("p50", "p99", "p999", "max", "opsPerSec", "count");
@@ -62,8 +77,8 @@ final class BenchSmokeIT {
         assertThat(system.getAsJsonObject().getAsJsonObject("spread").keySet())
             .contains("p50", "cpuMicrosPerOp", "serverCpuMicrosPerOp");
         String name = system.getAsJsonObject().get("name").getAsString();
-        if (Systems.HANDOFF_FLOORS.contains(name)) {
-          // A floor that failed its handoffs (a script not loaded, a take refused) would still
+        if (Systems.HANDOFF_FLOORS.contains(name) || FLOORS_OF_1_AND_2.contains(name)) {
+          // A floor that failed its steps (a script not loaded, a take refused) would still
           // report the few that passed.
           assertThat(median.get("errors").getAsLong()).as(name).isZero();
         }

@@ -4,6 +4,7 @@ import static io.fencedlock.bench.Conditions.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -14,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** floor-raw against real redis-server processes: its RESP, its pipelining, its failures. */
 final class FloorRawSystemIT {
@@ -113,6 +116,73 @@ final class FloorRawSystemIT {
       // compare-and-delete)
       floor.acquire("it:held", Duration.ZERO).release();
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = FloorRawSystem.Steps.class,
+      names = {"COMPARE_AND_DELETE", "FENCED"})
+  void scriptedFloor_refusedAcquire_undoesWithCompareAndDelete_soTheHoldersKeyStays(
+      FloorRawSystem.Steps steps) {
+    String key = "it:scripted-refused:" + steps;
+    try (FloorRawSystem holder = new FloorRawSystem("holder", redis.uris(), 3, steps);
+        FloorRawSystem rival = new FloorRawSystem("rival", redis.uris(), 3, steps)) {
+      LockSystem.Held held = holder.acquire(key, Duration.ZERO);
+      await(() -> nodesHolding(key) == redis.nodes().size()); // so the rival is refused everywhere
+
+      assertThatThrownBy(() -> rival.acquire(key, Duration.ZERO))
+          .isInstanceOf(NotGrantedException.class)
+          .hasMessageContaining(key + " is held");
+      // floor-raw's undo is a plain DEL, which would delete the holder's key everywhere.
+      assertThat(nodesHolding(key)).isEqualTo(redis.nodes().size());
+
+      held.release();
+      await(() -> nodesHolding(key) == 0);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = FloorRawSystem.Steps.class,
+      names = {"COMPARE_AND_DELETE", "FENCED"})
+  void scriptedFloor_release_leavesAnotherOwnersKey(FloorRawSystem.Steps steps) {
+    String key = "it:scripted-release:" + steps;
+    try (FloorRawSystem floor = new FloorRawSystem("floor", redis.uris(), 3, steps)) {
+      LockSystem.Held held = floor.acquire(key, Duration.ZERO);
+      await(() -> nodesHolding(key) == redis.nodes().size()); // the 4th and 5th SET are in too
+      redis.nodes().forEach(n -> n.command("SET", key, "someone-else"));
+
+      held.release();
+
+      for (RedisNode node : redis.nodes()) {
+        assertThat(node.command("GET", key)).isEqualTo("someone-else");
+      }
+      redis.nodes().forEach(n -> n.command("DEL", key));
+    }
+  }
+
+  @Test
+  void fencedFloor_raisesTheFenceCounterWithEachGrant_andARefusalWritesNone() {
+    String key = "it:fenced-floor";
+    String fence = key + RespCommands.FENCE_SUFFIX;
+    try (FloorRawSystem floor =
+        new FloorRawSystem("floor", redis.uris(), 3, FloorRawSystem.Steps.FENCED)) {
+      for (int i = 0; i < 3; i++) {
+        floor.acquire(key, Duration.ZERO).release();
+      }
+      LockSystem.Held held = floor.acquire(key, Duration.ZERO); // token 4
+      assertThatThrownBy(() -> floor.acquire(key, Duration.ZERO)) // token 5, refused
+          .isInstanceOf(NotGrantedException.class);
+      held.release();
+
+      await(() -> redis.nodes().stream().allMatch(n -> "4".equals(n.command("GET", fence))));
+    }
+  }
+
+  private static long nodesHolding(String key) {
+    return redis.nodes().stream()
+        .filter(n -> !"0".equals(String.valueOf(n.command("EXISTS", key))))
+        .count();
   }
 
   @Test

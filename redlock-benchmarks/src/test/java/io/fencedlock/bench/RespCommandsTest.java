@@ -84,6 +84,24 @@ final class RespCommandsTest {
   }
 
   @Test
+  void acquireFenced_isEvalshaOfTheAcquireScriptWithTheFenceKeyTtlAndToken() {
+    ByteBuffer out = ByteBuffer.allocate(RespCommands.capacityFor("k"));
+
+    RespCommands.acquireFenced(out, "k", 2L, 10_000, 42);
+
+    assertThat(RespCommands.ACQUIRE_SHA)
+        .as("sha1sum of the script's text")
+        .isEqualTo("e23832b4b2d9e6ac2dd31e26faee1c183ea87e2e");
+    assertThat(RespCommands.TAKE_SCRIPT).endsWith(" " + RespCommands.ACQUIRE_SCRIPT);
+    assertThat(text(out))
+        .isEqualTo(
+            "*8\r\n$7\r\nEVALSHA\r\n$40\r\n"
+                + RespCommands.ACQUIRE_SHA
+                + "\r\n$1\r\n2\r\n$1\r\nk\r\n$7\r\nk:fence\r\n$16\r\n0000000000000002\r\n"
+                + "$5\r\n10000\r\n$2\r\n42\r\n");
+  }
+
+  @Test
   void takeFenced_longNonAsciiKeyAndLargestNumbers_fitTheCapacity() {
     // 300 bytes of UTF-8 in 100 chars: more than the capacity of a key that appears once.
     String key = "€".repeat(100);

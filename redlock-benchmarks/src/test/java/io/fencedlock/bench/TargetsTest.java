@@ -202,6 +202,37 @@ final class TargetsTest {
         .doesNotContainKey("s3.floorRawHandoffScript_handoff_p50_over_floorRawHandoffScript");
   }
 
+  @Test
+  void references_scriptedFloorsAgainstFloorRaw_andOursAgainstTheFloorOfItsKind() {
+    ScenarioResult s1 = scenario("1");
+    s1.add(Systems.FLOOR_RAW, measurement(100, 100));
+    s1.add(Systems.FLOOR_RAW_CAD, measurement(110, 100));
+    s1.add(Systems.FLOOR_RAW_FENCED, measurement(130, 105));
+    s1.add(Systems.UNFENCED, measurement(121, 120));
+    s1.add(Systems.FENCED, measurement(156, 126));
+    ScenarioResult s2 = scenario("2");
+    s2.add(Systems.FLOOR_RAW, measurement(100, 100, 10_000));
+    s2.add(Systems.FLOOR_RAW_CAD, measurement(100, 100, 8_000));
+    s2.add(Systems.FLOOR_RAW_FENCED, measurement(100, 100, 5_000));
+    s2.add(Systems.UNFENCED, measurement(100, 100, 6_000));
+    s2.add(Systems.FENCED, measurement(100, 100, 4_000));
+
+    Map<String, Double> references =
+        Targets.references(run).stream()
+            .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
+
+    assertThat(references.get("s1.floorRawCad_p50_over_floorRaw")).isCloseTo(1.1, within(0.01));
+    assertThat(references.get("s1.floorRawFenced_p50_over_floorRaw")).isCloseTo(1.3, within(0.01));
+    assertThat(references.get("s1.unfenced_p50_over_floorRawCad")).isCloseTo(1.1, within(0.01));
+    assertThat(references.get("s1.fenced_p50_over_floorRawFenced")).isCloseTo(1.2, within(0.01));
+    assertThat(references.get("s1.fenced_cpu_per_op_over_floorRawFenced"))
+        .isCloseTo(1.2, within(0.01));
+    assertThat(references.get("s2.floorRawFenced_ops_over_floorRaw")).isCloseTo(0.5, within(0.01));
+    assertThat(references.get("s2.unfenced_ops_over_floorRawCad")).isCloseTo(0.75, within(0.01));
+    assertThat(references.get("s2.fenced_ops_over_floorRawFenced")).isCloseTo(0.8, within(0.01));
+    assertThat(references).doesNotContainKey("s2.fenced_p50_over_floorRawFenced");
+  }
+
   private ScenarioResult scenario(String id) {
     return run.computeIfAbsent(
         id, i -> new ScenarioResult(new StorageBench.Titled(i, "scenario " + i)));
