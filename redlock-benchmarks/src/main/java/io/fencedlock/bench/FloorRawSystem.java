@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * RawNodes}), and the caller writes its command to the five sockets itself, then parks until the
  * deciding reply unparks it ({@link QuorumStep}). Like {@link FloorSystem}, not a real lock: DEL is
  * not compare-and-delete, and a refused SET is not retried; a refused one is undone with DEL on
- * every node (sent on the same connections after the SETs, so it runs after them everywhere).
- * Thread-safe; many callers pipeline their commands on the same connections.
+ * every node (sent on the same connections after the SETs, so it runs after them everywhere; the
+ * scripted floors below undo with their compare-and-delete instead). Thread-safe; many callers
+ * pipeline their commands on the same connections.
  *
  * <p>Its {@link Steps} make it the floor of a lock that must run scripts: a real lock's release
  * checks the owner, which Redis 6.2 can only do in a script, and a fenced acquire writes its token
@@ -228,31 +229,22 @@ final class FloorRawSystem implements LockSystem {
         RespCommands.eval(RespCommands.HAND_OVER_SCRIPT, 1, unused, noOwner, noOwner, "1"),
         ReplyKind.NIL);
     load(RespCommands.eval(RespCommands.RELEASE_SCRIPT, 1, unused, noOwner), ReplyKind.INTEGER);
-    // Takes a key of its own for a millisecond (another load's must not refuse it); a token of 0
-    // writes no fence counter.
-    String once = unused + ":" + Long.toHexString(ThreadLocalRandom.current().nextLong());
-    load(
-        RespCommands.eval(
-            RespCommands.TAKE_SCRIPT,
-            2,
-            once,
-            once + RespCommands.FENCE_SUFFIX,
-            noOwner,
-            "1",
-            "0",
-            noOwner),
-        ReplyKind.STATUS);
-    String another = unused + ":" + Long.toHexString(ThreadLocalRandom.current().nextLong());
-    load(
-        RespCommands.eval(
-            RespCommands.ACQUIRE_SCRIPT,
-            2,
-            another,
-            another + RespCommands.FENCE_SUFFIX,
-            noOwner,
-            "1",
-            "0"),
-        ReplyKind.STATUS);
+    // The fenced scripts each take a key of their own (another load's must not refuse it) and
+    // write token 1 to its fence counter; both keys are deleted after, rather than left to expire.
+    // The take script's ARGV[4] (a predecessor nobody is) is one argument more than the acquire
+    // script reads.
+    for (String script : List.of(RespCommands.TAKE_SCRIPT, RespCommands.ACQUIRE_SCRIPT)) {
+      String once = unused + ":" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+      String fence = once + RespCommands.FENCE_SUFFIX;
+      load(
+          RespCommands.eval(script, 2, once, fence, noOwner, "60000", "1", noOwner),
+          ReplyKind.STATUS);
+      for (String key : List.of(once, fence)) {
+        load(
+            RespCommands.del(ByteBuffer.allocate(RespCommands.capacityFor(key)), key),
+            ReplyKind.INTEGER);
+      }
+    }
   }
 
   private void load(ByteBuffer eval, ReplyKind expected) {

@@ -43,15 +43,19 @@ final class RespCommands {
 
   /**
    * The smallest fenced acquire that predicts its token: {@code SET KEYS[1] ARGV[1] NX PX ARGV[2]},
-   * and where that took the key, the fence counter KEYS[2] raised to the predicted token ARGV[3] if
-   * below it, in one step ({@code +OK}); else nothing ({@code $-1}). What a fenced acquire on its
+   * and where that took the key, the fence counter KEYS[2] raised to the predicted token ARGV[3],
+   * in one step ({@code +OK}); else nothing ({@code $-1}). What a fenced acquire on its
    * one-round-trip path does at least (ours, acquire.lua, also checks the node's memory and keeps a
-   * high-water mark).
+   * high-water mark). A prediction that is not above the counter is an error reply, the key left
+   * taken for the caller's undo: a real client would then read the counter and write a token in a
+   * second round, which a floor must not skip unnoticed.
    */
   static final String ACQUIRE_SCRIPT =
       "local taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
-          + " if taken and tonumber(redis.call('GET', KEYS[2]) or '0') < tonumber(ARGV[3]) then"
-          + " redis.call('SET', KEYS[2], ARGV[3]) end return taken";
+          + " if not taken then return taken end"
+          + " if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[3]) then"
+          + " return redis.error_reply('token ' .. ARGV[3] .. ' not above the fence counter') end"
+          + " redis.call('SET', KEYS[2], ARGV[3]) return taken";
 
   /** {@link #ACQUIRE_SCRIPT}'s SHA-1. */
   static final String ACQUIRE_SHA = sha1Hex(ACQUIRE_SCRIPT);

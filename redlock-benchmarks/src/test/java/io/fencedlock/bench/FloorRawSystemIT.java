@@ -122,22 +122,31 @@ final class FloorRawSystemIT {
   @EnumSource(
       value = FloorRawSystem.Steps.class,
       names = {"COMPARE_AND_DELETE", "FENCED"})
-  void scriptedFloor_refusedAcquire_undoesWithCompareAndDelete_soTheHoldersKeyStays(
+  void scriptedFloor_refusedAcquire_undoesItsOwnGrantsWithCompareAndDelete_andKeepsTheHolders(
       FloorRawSystem.Steps steps) {
     String key = "it:scripted-refused:" + steps;
-    try (FloorRawSystem holder = new FloorRawSystem("holder", redis.uris(), 3, steps);
-        FloorRawSystem rival = new FloorRawSystem("rival", redis.uris(), 3, steps)) {
-      LockSystem.Held held = holder.acquire(key, Duration.ZERO);
-      await(() -> nodesHolding(key) == redis.nodes().size()); // so the rival is refused everywhere
+    List<RedisNode> holding = redis.nodes().subList(0, 3);
+    List<RedisNode> free = redis.nodes().subList(3, 5);
+    holding.forEach(n -> n.command("SET", key, "someone-else", "PX", "60000"));
+    List<Long> expiredBefore = free.stream().map(FloorRawSystemIT::expiredKeys).toList();
+    try (FloorRawSystem rival = new FloorRawSystem("rival", redis.uris(), 3, steps)) {
 
       assertThatThrownBy(() -> rival.acquire(key, Duration.ZERO))
           .isInstanceOf(NotGrantedException.class)
           .hasMessageContaining(key + " is held");
-      // floor-raw's undo is a plain DEL, which would delete the holder's key everywhere.
-      assertThat(nodesHolding(key)).isEqualTo(redis.nodes().size());
 
-      held.release();
-      await(() -> nodesHolding(key) == 0);
+      // Its two grants are undone (deleted, not left to expire); floor-raw's plain DEL would
+      // delete the holder's key too.
+      await(
+          () -> free.stream().allMatch(n -> "0".equals(String.valueOf(n.command("EXISTS", key)))));
+      assertThat(free.stream().map(FloorRawSystemIT::expiredKeys).toList())
+          .as("keys expired on the nodes that granted")
+          .isEqualTo(expiredBefore);
+      for (RedisNode node : holding) {
+        assertThat(node.command("GET", key)).isEqualTo("someone-else");
+      }
+    } finally {
+      holding.forEach(n -> n.command("DEL", key));
     }
   }
 
@@ -177,6 +186,40 @@ final class FloorRawSystemIT {
 
       await(() -> redis.nodes().stream().allMatch(n -> "4".equals(n.command("GET", fence))));
     }
+  }
+
+  @Test
+  void fencedFloor_predictionNotAboveTheCounter_isAnErrorAndUndone_andTheCounterStays() {
+    String key = "it:fenced-floor-stale";
+    String fence = key + RespCommands.FENCE_SUFFIX;
+    redis.nodes().forEach(n -> n.command("SET", fence, "100"));
+    try (FloorRawSystem floor =
+        new FloorRawSystem("floor", redis.uris(), 3, FloorRawSystem.Steps.FENCED)) {
+
+      assertThatThrownBy(() -> floor.acquire(key, Duration.ZERO)) // token 1
+          .isInstanceOf(NotGrantedException.class)
+          .hasMessageContaining("token 1 not above the fence counter");
+
+      await(() -> nodesHolding(key) == 0); // the undo's compare-and-delete, everywhere
+      for (RedisNode node : redis.nodes()) {
+        assertThat(node.command("GET", fence)).isEqualTo("100");
+      }
+    } finally {
+      redis.nodes().forEach(n -> n.command("DEL", fence));
+    }
+  }
+
+  /** How many keys {@code node} has expired since it started ({@code INFO stats}). */
+  private static long expiredKeys(RedisNode node) {
+    String stats = String.valueOf(node.command("INFO", "stats"));
+    int at = stats.indexOf("expired_keys:");
+    assertThat(at).as("expired_keys in INFO stats").isNotNegative();
+    int from = at + "expired_keys:".length();
+    int to = from;
+    while (to < stats.length() && Character.isDigit(stats.charAt(to))) {
+      to++;
+    }
+    return Long.parseLong(stats.substring(from, to));
   }
 
   private static long nodesHolding(String key) {

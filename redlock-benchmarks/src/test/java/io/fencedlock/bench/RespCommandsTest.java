@@ -74,7 +74,7 @@ final class RespCommandsTest {
 
     assertThat(RespCommands.TAKE_SHA)
         .as("sha1sum of the script's text")
-        .isEqualTo("89c456418ee1be1703b62f39260021e7c2973839");
+        .isEqualTo("df3bea4f25e2b56fbd63dbbf78e8942f43a750d3");
     assertThat(text(out))
         .isEqualTo(
             "*9\r\n$7\r\nEVALSHA\r\n$40\r\n"
@@ -91,7 +91,7 @@ final class RespCommandsTest {
 
     assertThat(RespCommands.ACQUIRE_SHA)
         .as("sha1sum of the script's text")
-        .isEqualTo("e23832b4b2d9e6ac2dd31e26faee1c183ea87e2e");
+        .isEqualTo("eb3b3ced44ab3fa20163075102371487dd1cb8f8");
     assertThat(RespCommands.TAKE_SCRIPT).endsWith(" " + RespCommands.ACQUIRE_SCRIPT);
     assertThat(text(out))
         .isEqualTo(

@@ -205,11 +205,11 @@ final class TargetsTest {
   @Test
   void references_scriptedFloorsAgainstFloorRaw_andOursAgainstTheFloorOfItsKind() {
     ScenarioResult s1 = scenario("1");
-    s1.add(Systems.FLOOR_RAW, measurement(100, 100));
-    s1.add(Systems.FLOOR_RAW_CAD, measurement(110, 100));
-    s1.add(Systems.FLOOR_RAW_FENCED, measurement(130, 105));
-    s1.add(Systems.UNFENCED, measurement(121, 120));
-    s1.add(Systems.FENCED, measurement(156, 126));
+    s1.add(Systems.FLOOR_RAW, withServerCpu(100, 100, 100));
+    s1.add(Systems.FLOOR_RAW_CAD, withServerCpu(110, 100, 130));
+    s1.add(Systems.FLOOR_RAW_FENCED, withServerCpu(130, 105, 170));
+    s1.add(Systems.UNFENCED, withServerCpu(121, 120, 143));
+    s1.add(Systems.FENCED, withServerCpu(156, 126, 204));
     ScenarioResult s2 = scenario("2");
     s2.add(Systems.FLOOR_RAW, measurement(100, 100, 10_000));
     s2.add(Systems.FLOOR_RAW_CAD, measurement(100, 100, 8_000));
@@ -227,6 +227,15 @@ final class TargetsTest {
     assertThat(references.get("s1.fenced_p50_over_floorRawFenced")).isCloseTo(1.2, within(0.01));
     assertThat(references.get("s1.fenced_cpu_per_op_over_floorRawFenced"))
         .isCloseTo(1.2, within(0.01));
+    assertThat(references.get("s1.floorRawFenced_cpu_per_op_over_floorRaw"))
+        .isCloseTo(1.05, within(0.01));
+    assertThat(references.get("s1.floorRawCad_server_cpu_per_op_over_floorRaw"))
+        .isCloseTo(1.3, within(0.01));
+    assertThat(references.get("s1.unfenced_server_cpu_per_op_over_floorRawCad"))
+        .isCloseTo(1.1, within(0.01));
+    assertThat(references.get("s1.fenced_server_cpu_per_op_over_floorRawFenced"))
+        .isCloseTo(1.2, within(0.01));
+    assertThat(references.get("s2.floorRawCad_ops_over_floorRaw")).isCloseTo(0.8, within(0.01));
     assertThat(references.get("s2.floorRawFenced_ops_over_floorRaw")).isCloseTo(0.5, within(0.01));
     assertThat(references.get("s2.unfenced_ops_over_floorRawCad")).isCloseTo(0.75, within(0.01));
     assertThat(references.get("s2.fenced_ops_over_floorRawFenced")).isCloseTo(0.8, within(0.01));
@@ -244,6 +253,19 @@ final class TargetsTest {
 
   private static Measurement measurement(double p50Micros, double cpuMicrosPerOp, long ops) {
     return measurement(p50Micros, cpuMicrosPerOp, ops, 2_000);
+  }
+
+  /** One scenario-1 operation's p50, and the client's and the servers' CPU per operation. */
+  private static Measurement withServerCpu(
+      double p50Micros, double cpuMicrosPerOp, double serverCpuMicrosPerOp) {
+    Histogram latencies = Measurement.newHistogram();
+    latencies.recordValueWithCount((long) (p50Micros * 1_000), OPS);
+    ClientCost cost =
+        new ClientCost(
+            (long) (cpuMicrosPerOp * 1_000 * OPS),
+            2_000 * OPS,
+            (long) (serverCpuMicrosPerOp * 1_000 * OPS));
+    return new Measurement(latencies, WINDOW.toNanos(), 0, 0, "", cost);
   }
 
   /** {@code ops} operations of exactly {@code p50Micros} in one second, costing what is given. */
