@@ -93,19 +93,15 @@ final class FloorRawSystem implements LockSystem {
   @Override
   public Held acquire(String resource, Duration maxWait) {
     long owner = ThreadLocalRandom.current().nextLong();
-    if (steps == Steps.PLAIN) {
-      take(resource, owner);
-      return () -> delete(resource);
-    }
     ByteBuffer buffer = buffers.forKey(resource);
+    long ttl = BenchTiming.LEASE_TTL.toMillis();
     decide(
         resource,
         owner,
         steps == Steps.FENCED
-            ? RespCommands.acquireFenced(
-                buffer, resource, owner, BenchTiming.LEASE_TTL.toMillis(), tokens.incrementAndGet())
-            : RespCommands.set(buffer, resource, owner, BenchTiming.LEASE_TTL.toMillis()));
-    return () -> compareAndDelete(resource, owner);
+            ? RespCommands.acquireFenced(buffer, resource, owner, ttl, tokens.incrementAndGet())
+            : RespCommands.set(buffer, resource, owner, ttl));
+    return () -> release(resource, owner);
   }
 
   /**
@@ -132,14 +128,22 @@ final class FloorRawSystem implements LockSystem {
     QuorumStep step = new QuorumStep(ReplyKind.STATUS, needed, nodes.size());
     nodes.sendToAll(take, step);
     if (!step.await(BenchTiming.COMMAND_TIMEOUT.toNanos())) {
-      if (steps == Steps.PLAIN) {
-        delete(resource);
-      } else {
-        compareAndDelete(resource, owner);
-      }
+      release(resource, owner);
       String error = step.firstError();
       throw new NotGrantedException(
           name + ": " + resource + (error == null ? " is held" : ": " + error));
+    }
+  }
+
+  /**
+   * The release of this floor's {@link Steps}, which also undoes a refused acquire's grants: {@code
+   * DEL} for floor-raw, else compare-and-delete.
+   */
+  private void release(String resource, long owner) {
+    if (steps == Steps.PLAIN) {
+      delete(resource);
+    } else {
+      compareAndDelete(resource, owner);
     }
   }
 

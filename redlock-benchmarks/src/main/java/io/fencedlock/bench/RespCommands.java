@@ -153,11 +153,7 @@ final class RespCommands {
   static ByteBuffer acquireFenced(
       ByteBuffer out, String key, long owner, long ttlMillis, long token) {
     evalsha(out, 5, ACQUIRE_SHA, 2);
-    bulk(out, key);
-    bulk(out, key, FENCE_SUFFIX);
-    owner(out, owner);
-    bulkNumber(out, ttlMillis);
-    bulkNumber(out, token);
+    fencedTakeArguments(out, key, owner, ttlMillis, token);
     return out.flip();
   }
 
@@ -169,13 +165,22 @@ final class RespCommands {
   static ByteBuffer takeFenced(
       ByteBuffer out, String key, long owner, long ttlMillis, long token, long predecessor) {
     evalsha(out, 6, TAKE_SHA, 2);
+    fencedTakeArguments(out, key, owner, ttlMillis, token);
+    owner(out, predecessor);
+    return out.flip();
+  }
+
+  /**
+   * The keys and arguments {@link #ACQUIRE_SCRIPT} reads, which {@link #TAKE_SCRIPT} reads first:
+   * the lock and fence keys, the owner, the TTL and the predicted token.
+   */
+  private static void fencedTakeArguments(
+      ByteBuffer out, String key, long owner, long ttlMillis, long token) {
     bulk(out, key);
     bulk(out, key, FENCE_SUFFIX);
     owner(out, owner);
     bulkNumber(out, ttlMillis);
     bulkNumber(out, token);
-    owner(out, predecessor);
-    return out.flip();
   }
 
   /**

@@ -255,25 +255,31 @@ final class TargetsTest {
     return measurement(p50Micros, cpuMicrosPerOp, ops, 2_000);
   }
 
-  /** One scenario-1 operation's p50, and the client's and the servers' CPU per operation. */
+  /** One second of {@link #OPS} operations, with the servers' CPU per operation too. */
   private static Measurement withServerCpu(
       double p50Micros, double cpuMicrosPerOp, double serverCpuMicrosPerOp) {
-    Histogram latencies = Measurement.newHistogram();
-    latencies.recordValueWithCount((long) (p50Micros * 1_000), OPS);
-    ClientCost cost =
-        new ClientCost(
-            (long) (cpuMicrosPerOp * 1_000 * OPS),
-            2_000 * OPS,
-            (long) (serverCpuMicrosPerOp * 1_000 * OPS));
-    return new Measurement(latencies, WINDOW.toNanos(), 0, 0, "", cost);
+    return measurement(p50Micros, cpuMicrosPerOp, OPS, 2_000, serverCpuMicrosPerOp);
   }
 
   /** {@code ops} operations of exactly {@code p50Micros} in one second, costing what is given. */
   private static Measurement measurement(
       double p50Micros, double cpuMicrosPerOp, long ops, long bytesPerOp) {
+    return measurement(p50Micros, cpuMicrosPerOp, ops, bytesPerOp, -1);
+  }
+
+  /** The same, with the servers' CPU per operation (negative: not measured). */
+  private static Measurement measurement(
+      double p50Micros,
+      double cpuMicrosPerOp,
+      long ops,
+      long bytesPerOp,
+      double serverCpuMicrosPerOp) {
     Histogram latencies = Measurement.newHistogram();
     latencies.recordValueWithCount((long) (p50Micros * 1_000), ops);
-    ClientCost cost = new ClientCost((long) (cpuMicrosPerOp * 1_000 * ops), bytesPerOp * ops, -1);
+    long serverCpuNanos =
+        serverCpuMicrosPerOp < 0 ? -1 : (long) (serverCpuMicrosPerOp * 1_000 * ops);
+    ClientCost cost =
+        new ClientCost((long) (cpuMicrosPerOp * 1_000 * ops), bytesPerOp * ops, serverCpuNanos);
     return new Measurement(latencies, WINDOW.toNanos(), 0, 0, "", cost);
   }
 
