@@ -5,6 +5,7 @@ import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.MultiLockReply;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The replies of the node scripts and commands, as both drivers receive them in RESP2 (integers as
@@ -15,8 +16,17 @@ public final class NodeReplies {
 
   private NodeReplies() {}
 
-  /** Parses acquire.lua's and handoff.lua's {status, value, written[, holder]}. */
-  public static LockReply lockReply(List<Object> reply) {
+  /**
+   * Parses acquire.lua's and handoff.lua's replies: the predicted token alone (a bulk string: it
+   * was written), or {status, value, written[, holder]}.
+   */
+  public static LockReply lockReply(@Nullable Object script) {
+    if (script instanceof String written) {
+      return new LockReply.Granted(Long.parseLong(written), true);
+    }
+    if (!(script instanceof List<?> reply)) {
+      throw new IllegalStateException("neither a token nor an array");
+    }
     long status = (Long) reply.get(0);
     if (status == 1) {
       return new LockReply.Granted(

@@ -131,14 +131,14 @@ public final class LettuceNodeDriver implements NodeDriver {
           NodeScriptCall.acquire(
               request, ttl, Long.toString(request.predictedToken()), markerCheck),
           ScriptOutputType.MULTI,
-          NodeReplies::lockReply);
+          LettuceNodeDriver::lockReply);
     }
     if (request.predecessorOwner() != null) {
       return script(
           node,
           NodeScriptCall.handoff(request, ttl),
           ScriptOutputType.MULTI,
-          NodeReplies::lockReply);
+          LettuceNodeDriver::lockReply);
     }
     return client
         .setNxPx(request.lockKey(), request.owner(), request.ttlMillis())
@@ -153,6 +153,15 @@ public final class LettuceNodeDriver implements NodeDriver {
   private <T, R> CompletableFuture<R> script(
       int node, NodeScriptCall call, ScriptOutputType type, Function<T, R> parse) {
     return clients.get(node).script(call.script(), type, parse, call.keys(), call.args());
+  }
+
+  /**
+   * A lock step's reply ({@link NodeReplies#lockReply}). MULTI output hands the token alone, a bulk
+   * string, over as a list of one; OBJECT output, which would not, fails on a bulk string alone
+   * (Lettuce 6.8).
+   */
+  private static LockReply lockReply(List<Object> reply) {
+    return NodeReplies.lockReply(reply.size() == 1 ? reply.get(0) : reply);
   }
 
   /** Whether a script's integer reply is 1 (its "yes"). */

@@ -134,10 +134,10 @@ public final class RespNodeDriver implements NodeDriver {
       return script(
           node,
           NodeScriptCall.acquire(request, ttl, predicted, markerCheck),
-          RespNodeDriver::lockReply);
+          NodeReplies::lockReply);
     }
     if (request.predecessorOwner() != null) {
-      return script(node, NodeScriptCall.handoff(request, ttl), RespNodeDriver::lockReply);
+      return script(node, NodeScriptCall.handoff(request, ttl), NodeReplies::lockReply);
     }
     return command(
         node,
@@ -182,10 +182,6 @@ public final class RespNodeDriver implements NodeDriver {
 
   private final LastDecimal lastTtl = new LastDecimal();
   private final LastDecimal lastToken = new LastDecimal();
-
-  private static LockReply lockReply(@Nullable Object reply) {
-    return NodeReplies.lockReply(list(reply));
-  }
 
   @SuppressWarnings("unchecked")
   private static List<Object> list(@Nullable Object reply) {

@@ -29,9 +29,11 @@
 -- again rather than refused, so a refusal always means another owner holds L, and the client
 -- may skip the cleanup there.
 --
--- Returns an array {status, value, written[, holder]}:
+-- Returns T itself, or else an array {status, value, written[, holder]}:
+--   T                  granted, and F and the high-water mark were raised to the predicted T
+--                      (not an array: the common case builds no Lua table for its reply,
+--                      which costs the servers measurably; docs/analysis.md, section 10)
 --   { 1, counter, 0 }  granted; the counter as a decimal string; nothing written
---   { 1, T, 1 }        granted, and F and the high-water mark were raised to the predicted T
 --   { 0, pttl, counter, holder } refused: L is held by the owner id holder for pttl more ms
 --                      (integer); the holder tells a client whether rivals split the nodes
 --   {-1, 0, 0 }        this node has no marker: it lost its memory and must not take part
@@ -78,4 +80,4 @@ if predicted > tonumber(marks[3] or '0') then
 else
   redis.call('SET', KEYS[2], ARGV[4])
 end
-return { 1, ARGV[4], 1 }
+return ARGV[4]

@@ -39,7 +39,7 @@ final class AcquireScriptIT {
 
   @Test
   void noPrediction_newCounter_grantsAndReturnsTheEpochWithoutWriting() {
-    assertThat(acquire("owner-a", "0")).containsExactly(1L, "5000", 0L);
+    assertThat(acquire("owner-a", "0")).isEqualTo(List.of(1L, "5000", 0L));
 
     assertThat(redis.command("GET", LOCK)).isEqualTo("owner-a");
     assertThat(redis.command("EXISTS", FENCE)).isEqualTo(0L);
@@ -49,7 +49,7 @@ final class AcquireScriptIT {
   void predictionAboveCounter_writesItToTheCounterAndHighWaterMark() {
     redis.command("SET", FENCE, "5007");
 
-    assertThat(acquire("owner-a", "5008")).containsExactly(1L, "5008", 1L);
+    assertThat(acquire("owner-a", "5008")).isEqualTo("5008"); // the token alone: written
 
     assertThat(redis.command("GET", FENCE)).isEqualTo("5008");
     assertThat(redis.command("GET", NodeKeys.HIGH_WATER)).isEqualTo("5008");
@@ -59,7 +59,7 @@ final class AcquireScriptIT {
   void predictionAboveCounter_belowHighWaterMark_keepsTheHigherMark() {
     redis.command("SET", NodeKeys.HIGH_WATER, "9000");
 
-    assertThat(acquire("owner-a", "5001")).containsExactly(1L, "5001", 1L);
+    assertThat(acquire("owner-a", "5001")).isEqualTo("5001"); // the token alone: written
 
     assertThat(redis.command("GET", NodeKeys.HIGH_WATER)).isEqualTo("9000");
   }
@@ -68,9 +68,9 @@ final class AcquireScriptIT {
   void predictionNotAboveCounter_grantsTheLockButWritesNothing() {
     redis.command("SET", FENCE, "5008");
 
-    assertThat(acquire("owner-a", "5008")).containsExactly(1L, "5008", 0L);
+    assertThat(acquire("owner-a", "5008")).isEqualTo(List.of(1L, "5008", 0L));
     redis.command("DEL", LOCK);
-    assertThat(acquire("owner-b", "5003")).containsExactly(1L, "5008", 0L);
+    assertThat(acquire("owner-b", "5003")).isEqualTo(List.of(1L, "5008", 0L));
 
     assertThat(redis.command("GET", FENCE)).isEqualTo("5008");
     assertThat(redis.command("GET", LOCK)).isEqualTo("owner-b");
@@ -81,7 +81,7 @@ final class AcquireScriptIT {
     redis.command("SET", FENCE, "5010");
     redis.command("SET", LOCK, "owner-a", "PX", "60000");
 
-    List<Object> reply = acquire("owner-b", "9999");
+    List<?> reply = (List<?>) acquire("owner-b", "9999");
 
     assertThat(reply.get(0)).isEqualTo(0L);
     assertThat((Long) reply.get(1)).isPositive().isLessThanOrEqualTo(60_000L);
@@ -95,7 +95,7 @@ final class AcquireScriptIT {
   void predictionNotAboveTheEpoch_newCounter_writesNothing() {
     // After a re-admission the marker's epoch is above every earlier token: a stale prediction
     // below it must not become a counter, or a later lease could get a smaller token.
-    assertThat(acquire("owner-a", "4000")).containsExactly(1L, "5000", 0L);
+    assertThat(acquire("owner-a", "4000")).isEqualTo(List.of(1L, "5000", 0L));
 
     assertThat(redis.command("EXISTS", FENCE)).isEqualTo(0L);
     assertThat(redis.command("GET", NodeKeys.HIGH_WATER)).isEqualTo("5000");
@@ -104,10 +104,10 @@ final class AcquireScriptIT {
   @Test
   void sameRequestDeliveredTwice_isGrantedAgain_notRefused() {
     redis.command("SET", FENCE, "5007");
-    assertThat(acquire("owner-a", "5008")).containsExactly(1L, "5008", 1L);
+    assertThat(acquire("owner-a", "5008")).isEqualTo("5008"); // the token alone: written
 
     // A refusal must always mean another owner: the client skips its cleanup there.
-    assertThat(acquire("owner-a", "5008")).containsExactly(1L, "5008", 0L);
+    assertThat(acquire("owner-a", "5008")).isEqualTo(List.of(1L, "5008", 0L));
 
     assertThat(redis.command("GET", LOCK)).isEqualTo("owner-a");
   }
@@ -116,7 +116,7 @@ final class AcquireScriptIT {
   void markerMissing_refusesAsUninitialized_andWritesNothing() {
     redis.command("DEL", NodeKeys.MARKER);
 
-    assertThat(acquire("owner-a", "5008")).containsExactly(-1L, 0L, 0L);
+    assertThat(acquire("owner-a", "5008")).isEqualTo(List.of(-1L, 0L, 0L));
 
     assertThat(redis.command("EXISTS", LOCK)).isEqualTo(0L);
     assertThat(redis.command("EXISTS", FENCE)).isEqualTo(0L);
@@ -127,7 +127,8 @@ final class AcquireScriptIT {
     redis.command("SET", FENCE, "5007");
     redis.command("SET", LOCK, "owner-a", "PX", "60000");
 
-    assertThat(handoff("owner-b", "5008", "1", "owner-a")).containsExactly(1L, "5008", 1L);
+    assertThat(handoff("owner-b", "5008", "1", "owner-a"))
+        .isEqualTo("5008"); // the token alone: written
 
     assertThat(redis.command("GET", LOCK)).isEqualTo("owner-b");
     assertThat(redis.command("GET", FENCE)).isEqualTo("5008");
@@ -137,7 +138,7 @@ final class AcquireScriptIT {
   void handoff_anotherOwnerHoldsTheLock_deletesNothingAndRefuses() {
     redis.command("SET", LOCK, "owner-c", "PX", "60000");
 
-    assertThat(handoff("owner-b", "0", "1", "owner-a").get(0)).isEqualTo(0L);
+    assertThat((List<?>) handoff("owner-b", "0", "1", "owner-a")).first().isEqualTo(0L);
 
     assertThat(redis.command("GET", LOCK)).isEqualTo("owner-c");
   }
@@ -147,45 +148,41 @@ final class AcquireScriptIT {
     redis.command("DEL", NodeKeys.MARKER);
     redis.command("SET", LOCK, "owner-a", "PX", "60000");
 
-    assertThat(handoff("owner-b", "0", "1", "owner-a")).containsExactly(-1L, 0L, 0L);
+    assertThat(handoff("owner-b", "0", "1", "owner-a")).isEqualTo(List.of(-1L, 0L, 0L));
 
     assertThat(redis.command("EXISTS", LOCK)).isEqualTo(0L);
   }
 
-  @SuppressWarnings("unchecked")
-  private static List<Object> acquire(String owner, String predicted) {
-    return (List<Object>)
-        redis.command(
-            "EVAL",
-            LuaScript.ACQUIRE.source(),
-            "4",
-            LOCK,
-            FENCE,
-            NodeKeys.MARKER,
-            NodeKeys.HIGH_WATER,
-            owner,
-            "60000",
-            "1",
-            predicted);
+  /** The token alone when acquire.lua wrote it, else its array. */
+  private static Object acquire(String owner, String predicted) {
+    return redis.command(
+        "EVAL",
+        LuaScript.ACQUIRE.source(),
+        "4",
+        LOCK,
+        FENCE,
+        NodeKeys.MARKER,
+        NodeKeys.HIGH_WATER,
+        owner,
+        "60000",
+        "1",
+        predicted);
   }
 
   /** acquire.lua as a local handoff sends it: the predecessor's owner id as ARGV[5]. */
-  @SuppressWarnings("unchecked")
-  private static List<Object> handoff(
-      String owner, String predicted, String check, String predecessor) {
-    return (List<Object>)
-        redis.command(
-            "EVAL",
-            LuaScript.ACQUIRE.source(),
-            "4",
-            LOCK,
-            FENCE,
-            NodeKeys.MARKER,
-            NodeKeys.HIGH_WATER,
-            owner,
-            "60000",
-            check,
-            predicted,
-            predecessor);
+  private static Object handoff(String owner, String predicted, String check, String predecessor) {
+    return redis.command(
+        "EVAL",
+        LuaScript.ACQUIRE.source(),
+        "4",
+        LOCK,
+        FENCE,
+        NodeKeys.MARKER,
+        NodeKeys.HIGH_WATER,
+        owner,
+        "60000",
+        check,
+        predicted,
+        predecessor);
   }
 }
