@@ -29,7 +29,8 @@
 -- again rather than refused, so a refusal always means another owner holds L, and the client
 -- may skip the cleanup there.
 --
--- Returns T itself, or else an array {status, value, written[, holder]}:
+-- Returns T itself, or else an array {status, value, written[, holder]}, never an array of one
+-- element (the Lettuce driver reads that as T alone):
 --   T                  granted, and F and the high-water mark were raised to the predicted T
 --                      (not an array: the common case builds no Lua table for its reply,
 --                      which costs the servers measurably; docs/analysis.md, section 10)

@@ -7,7 +7,8 @@
 -- ARGV[2]  ttl in ms
 -- ARGV[3]  owner id of the lease being released; L is deleted first if it holds that id
 --
--- Returns acquire.lua's reply shape, {status, value, written[, holder]}:
+-- Returns acquire.lua's array shape, {status, value, written[, holder]}, never an array of one
+-- element (the Lettuce driver reads that as acquire.lua's token alone):
 --   { 1, 0, 0 }          granted (also when L already holds ARGV[1]: the request was delivered
 --                        twice, so a refusal always means another owner)
 --   { 0, pttl, 0, holder } refused: L is held by the owner id holder for pttl more ms
