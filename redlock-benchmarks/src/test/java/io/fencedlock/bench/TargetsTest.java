@@ -128,9 +128,7 @@ final class TargetsTest {
     s1.add(Systems.FENCED, measurement(480, 100, OPS, 3_000));
     scenario("3").add(Systems.FENCED, measurement(500, 100));
 
-    Map<String, Double> references =
-        Targets.references(run).stream()
-            .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
+    Map<String, Double> references = referencesByName();
 
     assertThat(references.get("s3.fenced_handoff_p50_in_floorN_round_trips"))
         .isCloseTo(2.0, within(0.01));
@@ -146,9 +144,7 @@ final class TargetsTest {
     idle.add(Systems.FENCED, measurement(300, 100));
     scenario("3").add(Systems.FENCED_SEPARATE, measurement(500, 100));
 
-    Map<String, Double> references =
-        Targets.references(run).stream()
-            .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
+    Map<String, Double> references = referencesByName();
 
     assertThat(references.get("s1-idle.floorRaw_p50_over_s1")).isCloseTo(2.5, within(0.01));
     assertThat(references.get("s1-idle.fenced_p50_over_floorRaw")).isCloseTo(1.2, within(0.01));
@@ -172,9 +168,7 @@ final class TargetsTest {
     s3.add(Systems.FENCED, measurement(300, 100));
     s3.add(Systems.FENCED_SEPARATE, measurement(500, 100));
 
-    Map<String, Double> references =
-        Targets.references(run).stream()
-            .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
+    Map<String, Double> references = referencesByName();
 
     assertThat(references.get("s3.floorRawHandoff_handoff_p50_in_round_trips"))
         .isCloseTo(4.0, within(0.01));
@@ -217,9 +211,7 @@ final class TargetsTest {
     s2.add(Systems.UNFENCED, measurement(100, 100, 6_000));
     s2.add(Systems.FENCED, measurement(100, 100, 4_000));
 
-    Map<String, Double> references =
-        Targets.references(run).stream()
-            .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
+    Map<String, Double> references = referencesByName();
 
     assertThat(references.get("s1.floorRawCad_p50_over_floorRaw")).isCloseTo(1.1, within(0.01));
     assertThat(references.get("s1.floorRawFenced_p50_over_floorRaw")).isCloseTo(1.3, within(0.01));
@@ -292,5 +284,11 @@ final class TargetsTest {
     assertThat(target.value()).as(target.name()).isCloseTo(value, within(value * 0.005));
     assertThat(target.limit()).as(target.name()).isCloseTo(limit, within(limit * 0.005));
     assertThat(target.met()).as(target.name() + " met").isEqualTo(met);
+  }
+
+  /** The run's references, by name. */
+  private Map<String, Double> referencesByName() {
+    return Targets.references(run).stream()
+        .collect(Collectors.toMap(Targets.Reference::name, Targets.Reference::value));
   }
 }

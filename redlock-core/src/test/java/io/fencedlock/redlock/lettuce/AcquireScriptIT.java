@@ -6,6 +6,7 @@ import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.redlock.spi.NodeKeys;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -155,34 +156,29 @@ final class AcquireScriptIT {
 
   /** The token alone when acquire.lua wrote it, else its array. */
   private static Object acquire(String owner, String predicted) {
-    return redis.command(
-        "EVAL",
-        LuaScript.ACQUIRE.source(),
-        "4",
-        LOCK,
-        FENCE,
-        NodeKeys.MARKER,
-        NodeKeys.HIGH_WATER,
-        owner,
-        "60000",
-        "1",
-        predicted);
+    return lockStep(owner, "1", predicted);
   }
 
   /** acquire.lua as a local handoff sends it: the predecessor's owner id as ARGV[5]. */
   private static Object handoff(String owner, String predicted, String check, String predecessor) {
-    return redis.command(
-        "EVAL",
-        LuaScript.ACQUIRE.source(),
-        "4",
-        LOCK,
-        FENCE,
-        NodeKeys.MARKER,
-        NodeKeys.HIGH_WATER,
-        owner,
-        "60000",
-        check,
-        predicted,
-        predecessor);
+    return lockStep(owner, check, predicted, predecessor);
+  }
+
+  /** acquire.lua on LOCK for {@code owner} and 60 s, with ARGV[3] onwards as given. */
+  private static Object lockStep(String owner, String... fromCheckOn) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "EVAL",
+                LuaScript.ACQUIRE.source(),
+                "4",
+                LOCK,
+                FENCE,
+                NodeKeys.MARKER,
+                NodeKeys.HIGH_WATER,
+                owner,
+                "60000"));
+    command.addAll(List.of(fromCheckOn));
+    return redis.command(command.toArray(String[]::new));
   }
 }
