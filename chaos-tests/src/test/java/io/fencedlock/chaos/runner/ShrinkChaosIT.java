@@ -69,8 +69,8 @@ final class ShrinkChaosIT {
       storageLinks.add(Link.toStorage(c));
     }
     // 8 s, not 4: the canary loses an update only when a holder that does not renew outlives
-    // its lease and another client takes the same resource meanwhile. Over 4 s that happened 1 to
-    // 3 times per run, and once in CI not at all; over 8 s, 3 to 6 times.
+    // its lease and another client takes the same resource meanwhile. Over 4 s, runs of the
+    // toxic alone lost 1 to 3 updates, and one CI run of the whole schedule none; over 8 s, 3 to 6.
     ScheduledFault slow =
         new ScheduledFault(
             1,
