@@ -24,6 +24,10 @@ import java.util.Map;
  * {@code DIR} and its libraries (Lettuce, Netty) loaded once more beside it ({@link Isolated}): so
  * two builds of the client can be measured in the same run, in turns.
  *
+ * <p>{@code driver-fenced} and {@code driver-fenced-named} ({@link DriverFloorSystem}) run only
+ * here: the library's driver and scripts under the least quorum logic, to tell their cost from the
+ * algorithm's.
+ *
  * <p>Scenarios 1, 1-many and 1-idle measure the systems of a round in 100 ms turns (as the
  * benchmark does); scenarios 2 and 3 run them one after another, starting one system later each
  * round. Figures: p50 (µs), ops/s, client CPU µs per operation, bytes allocated per operation, the
@@ -127,6 +131,8 @@ public final class Probe {
                 new SeparateRedlocksSystem(name, uris, HandoffScenario.CLIENTS, COUNTS);
             case Systems.FENCED + "+counted" -> new OurRedlockSystem(name, uris, true, COUNTS);
             case Systems.REDISSON_REDLOCK -> new RedissonRedLockSystem(uris);
+            case DriverFloorSystem.NAME, DriverFloorSystem.NAMED ->
+                new DriverFloorSystem(name, uris, quorum);
             default -> throw new IllegalArgumentException("unknown system " + name);
           });
     }
