@@ -26,13 +26,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * beside {@code floor-raw-fenced} (the smallest scripts, RESP by hand) and {@code redlock-fenced}
  * (the whole library), it splits the library's distance to that floor into what the driver and the
  * scripts cost and what the algorithm around them (attempts, rounds, leases) costs. Not a lock: a
- * refused acquire is undone and reported, nothing is retried, the marker check is off, and the
- * prediction is per resource in this process only. Thread-safe.
+ * refused acquire is undone (unannounced) and reported, nothing is retried, and the prediction is
+ * per resource in this process only.
+ *
+ * <p>Where it differs from the library's path beyond the algorithm, each difference is counted in
+ * the algorithm's share: the marker check is off (acquire.lua still reads the marker, and skips one
+ * comparison); owner ids come from {@link ThreadLocalRandom}, not the library's pool of {@code
+ * SecureRandom} bytes; and {@code driver-fenced-named} always names from the key's lead node, where
+ * the library names only once that node's acquire reply is in, and otherwise has every node
+ * announce (docs/analysis.md, section 10, measured that fallback on 27 % of scenario 2's
+ * operations). Thread-safe.
  */
 final class DriverFloorSystem implements LockSystem {
   static final String NAME = "driver-fenced";
 
-  /** The same, releasing as the library's fenced leases do: announced and named by node 0. */
+  /**
+   * The same, releasing as the library's fenced leases do when the lead node took the key: named
+   * and announced from the lead node ({@link #leadOf}), deleted unannounced elsewhere.
+   */
   static final String NAMED = "driver-fenced-named";
 
   private static final long TIMEOUT_MILLIS = 2_000;
@@ -41,6 +52,9 @@ final class DriverFloorSystem implements LockSystem {
   private final RespNodeDriver driver;
   private final int needed;
   private final boolean naming;
+
+  /** Keys of its own, one prefix per variant: other systems' tokens on them would be higher. */
+  private final String keyPrefix;
 
   /**
    * Per resource, the last token predicted or seen: the next acquire predicts one above it. Each
@@ -51,6 +65,7 @@ final class DriverFloorSystem implements LockSystem {
   DriverFloorSystem(String name, List<String> uris, int needed) {
     this.name = name;
     this.naming = name.equals(NAMED);
+    this.keyPrefix = naming ? "n:" : "d:";
     this.driver =
         RespNodeDriver.open(
             RedlockConfig.builder().nodes(uris).build(),
@@ -81,8 +96,7 @@ final class DriverFloorSystem implements LockSystem {
 
   @Override
   public Held acquire(String resource, Duration maxWait) {
-    // Keys of its own: the other systems' tokens on the same resources would be above its own.
-    String lockKey = "d:" + resource;
+    String lockKey = lockKey(resource);
     String owner = ownerId();
     AtomicLong last = tokens.computeIfAbsent(resource, r -> new AtomicLong());
     long token = last.incrementAndGet();
@@ -109,19 +123,31 @@ final class DriverFloorSystem implements LockSystem {
               });
     }
     if (!taken.reached()) {
-      release(lockKey, owner, token);
+      release(lockKey, owner, token, false);
       throw new NotGrantedException(name + ": no quorum wrote token " + token);
     }
-    return () -> release(lockKey, owner, token);
+    return () -> release(lockKey, owner, token, naming);
   }
 
-  private void release(String lockKey, String owner, long token) {
+  /** The lock key of {@code resource}. */
+  String lockKey(String resource) {
+    return keyPrefix + resource;
+  }
+
+  /** The node that names the next holder of {@code lockKey}: spread over the nodes by key. */
+  static int leadOf(String lockKey, int nodes) {
+    return Math.floorMod(lockKey.hashCode(), nodes);
+  }
+
+  /** Compare-and-deletes everywhere; with {@code named}, the lead node names and announces. */
+  private void release(String lockKey, String owner, long token, boolean named) {
     Quorum deleted = new Quorum(driver.size(), needed);
-    if (naming) {
+    int lead = named ? leadOf(lockKey, driver.size()) : -1;
+    if (named) {
       // The library's channel names (ReleaseChannel), so that the script's work is the same.
       driver
           .releaseNamingNext(
-              0,
+              lead,
               lockKey,
               owner,
               "fencedlock:released:" + lockKey,
@@ -130,7 +156,10 @@ final class DriverFloorSystem implements LockSystem {
           .whenComplete(
               (outcome, failure) -> deleted.vote(outcome != null && outcome != NamingRelease.KEPT));
     }
-    for (int node = naming ? 1 : 0; node < driver.size(); node++) {
+    for (int node = 0; node < driver.size(); node++) {
+      if (node == lead) {
+        continue;
+      }
       driver
           .release(node, lockKey, owner, null)
           .whenComplete((ok, failure) -> deleted.vote(Boolean.TRUE.equals(ok)));
