@@ -7,22 +7,19 @@ import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.LockRequest;
 import io.fencedlock.redlock.spi.NamingRelease;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link Probe} diagnostic, {@code driver-fenced}: this project's node driver ({@link
  * RespNodeDriver}) and its scripts (acquire.lua with a predicted token, release.lua unannounced),
- * under the least quorum logic there is (count the replies, wake the caller at the quorum-th). Set
+ * under the least quorum logic there is ({@link QuorumWait}: wake the caller at the quorum-th). Set
  * beside {@code floor-raw-fenced} (the smallest scripts, RESP by hand) and {@code redlock-fenced}
  * (the whole library), it splits the library's distance to that floor into what the driver and the
  * scripts cost and what the algorithm around them (attempts, rounds, leases) costs. Not a lock: a
@@ -45,8 +42,6 @@ final class DriverFloorSystem implements LockSystem {
    * and announced from the lead node ({@link #leadOf}), deleted unannounced elsewhere.
    */
   static final String NAMED = "driver-fenced-named";
-
-  private static final long TIMEOUT_MILLIS = 2_000;
 
   private final String name;
   private final RespNodeDriver driver;
@@ -108,21 +103,11 @@ final class DriverFloorSystem implements LockSystem {
             BenchTiming.LEASE_TTL.toMillis(),
             token,
             null);
-    Quorum taken = new Quorum(driver.size(), needed);
+    List<CompletableFuture<LockReply>> steps = new ArrayList<>(driver.size());
     for (int node = 0; node < driver.size(); node++) {
-      driver
-          .lock(node, request)
-          .whenComplete(
-              (reply, failure) -> {
-                if (reply instanceof LockReply.Granted g && !g.wroteToken()) {
-                  // A counter above the prediction (a fresh key starts at the node's epoch once
-                  // redlock-fenced has initialized it): the next acquire predicts above it.
-                  last.accumulateAndGet(g.counter(), Math::max);
-                }
-                taken.vote(reply instanceof LockReply.Granted g && g.wroteToken());
-              });
+      steps.add(driver.lock(node, request));
     }
-    if (!taken.reached()) {
+    if (!QuorumWait.await(steps, needed, reply -> wroteToken(reply, last))) {
       release(lockKey, owner, token, false);
       throw new NotGrantedException(name + ": no quorum wrote token " + token);
     }
@@ -139,69 +124,51 @@ final class DriverFloorSystem implements LockSystem {
     return Math.floorMod(lockKey.hashCode(), nodes);
   }
 
+  /**
+   * Whether a lock step wrote the predicted token. A grant that did not found a counter above the
+   * prediction (a fresh key starts at the node's epoch once redlock-fenced has initialized it): the
+   * next acquire predicts above it. Here rather than in a stage of its own, so that each node's
+   * reply costs one dependent, as in the library's round.
+   */
+  private static boolean wroteToken(LockReply reply, AtomicLong last) {
+    if (reply instanceof LockReply.Granted granted) {
+      if (granted.wroteToken()) {
+        return true;
+      }
+      last.accumulateAndGet(granted.counter(), Math::max);
+    }
+    return false;
+  }
+
   /** Compare-and-deletes everywhere; with {@code named}, the lead node names and announces. */
   private void release(String lockKey, String owner, long token, boolean named) {
-    Quorum deleted = new Quorum(driver.size(), needed);
     int lead = named ? leadOf(lockKey, driver.size()) : -1;
+    List<CompletableFuture<Boolean>> deletes = new ArrayList<>(driver.size());
     if (named) {
       // The library's channel names (ReleaseChannel), so that the script's work is the same.
-      driver
-          .releaseNamingNext(
-              lead,
-              lockKey,
-              owner,
-              "fencedlock:released:" + lockKey,
-              "fencedlock:next:" + lockKey + ":",
-              token)
-          .whenComplete(
-              (outcome, failure) -> deleted.vote(outcome != null && outcome != NamingRelease.KEPT));
+      deletes.add(
+          driver
+              .releaseNamingNext(
+                  lead,
+                  lockKey,
+                  owner,
+                  "fencedlock:released:" + lockKey,
+                  "fencedlock:next:" + lockKey + ":",
+                  token)
+              .thenApply(outcome -> outcome != NamingRelease.KEPT));
     }
     for (int node = 0; node < driver.size(); node++) {
-      if (node == lead) {
-        continue;
+      if (node != lead) {
+        deletes.add(driver.release(node, lockKey, owner, null));
       }
-      driver
-          .release(node, lockKey, owner, null)
-          .whenComplete((ok, failure) -> deleted.vote(Boolean.TRUE.equals(ok)));
     }
-    deleted.reached();
+    QuorumWait.await(deletes, needed, Boolean.TRUE::equals);
   }
 
   private static String ownerId() {
     byte[] id = new byte[16];
     ThreadLocalRandom.current().nextBytes(id);
     return HexFormat.of().formatHex(id);
-  }
-
-  /** Counts votes and decides at the quorum-th yes, or once a quorum has become impossible. */
-  private static final class Quorum {
-    private final int needed;
-    private final int impossibleAt;
-    private final AtomicInteger yes = new AtomicInteger();
-    private final AtomicInteger no = new AtomicInteger();
-    private final CompletableFuture<Boolean> decision = new CompletableFuture<>();
-
-    Quorum(int voters, int needed) {
-      this.needed = needed;
-      this.impossibleAt = voters - needed + 1;
-    }
-
-    void vote(boolean granted) {
-      if (granted ? yes.incrementAndGet() == needed : no.incrementAndGet() == impossibleAt) {
-        decision.complete(granted);
-      }
-    }
-
-    boolean reached() {
-      try {
-        return decision.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      } catch (ExecutionException | TimeoutException e) {
-        return false;
-      }
-    }
   }
 
   @Override

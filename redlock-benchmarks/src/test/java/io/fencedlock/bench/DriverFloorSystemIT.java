@@ -76,7 +76,7 @@ final class DriverFloorSystemIT {
       // The failed attempt undid itself: a quorum of deletes before it threw, the rest soon after
       // (well before the key's TTL would remove it).
       assertThat(nodesWhere("d:it:behind", null)).isLessThanOrEqualTo(2);
-      awaitWithin(BenchTiming.LEASE_TTL.dividedBy(2), () -> nodesWhere("d:it:behind", null) == 0);
+      await(BenchTiming.LEASE_TTL.dividedBy(2), () -> nodesWhere("d:it:behind", null) == 0);
 
       system.acquire("it:behind", Duration.ZERO).release();
       assertThat(nodesWhere("{d:it:behind}:fence", "101")).isGreaterThanOrEqualTo(3);
@@ -102,19 +102,14 @@ final class DriverFloorSystemIT {
         for (int i = 0; i < 5; i++) {
           // release.lua's naming path looks for a queue (EXISTS) before it announces (PUBLISH).
           int expected = named && i == lead ? 1 : 0;
-          assertThat(calls(i, "exists")).as(name + ": EXISTS on node " + i).isEqualTo(expected);
-          assertThat(calls(i, "publish")).as(name + ": PUBLISH on node " + i).isEqualTo(expected);
+          assertThat(CommandStats.calls(redis.node(i), "exists"))
+              .as(name + ": EXISTS on node " + i)
+              .isEqualTo(expected);
+          assertThat(CommandStats.calls(redis.node(i), "publish"))
+              .as(name + ": PUBLISH on node " + i)
+              .isEqualTo(expected);
         }
       }
-    }
-  }
-
-  /** Waits for {@code condition}, failing after {@code bound}. */
-  private static void awaitWithin(Duration bound, java.util.function.BooleanSupplier condition) {
-    long deadline = System.nanoTime() + bound.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("condition within " + bound).isLessThan(deadline);
-      Workers.pause(Duration.ofMillis(20));
     }
   }
 
@@ -128,17 +123,5 @@ final class DriverFloorSystemIT {
       }
     }
     return count;
-  }
-
-  /** The calls of {@code command} node {@code i} counted since its last CONFIG RESETSTAT. */
-  private static long calls(int i, String command) {
-    String prefix = "cmdstat_" + command + ":calls=";
-    String stats = (String) redis.node(i).command("INFO", "commandstats");
-    for (String line : stats.split("\r\n")) {
-      if (line.startsWith(prefix)) {
-        return Long.parseLong(line.substring(prefix.length()).split(",")[0]);
-      }
-    }
-    return 0;
   }
 }

@@ -273,12 +273,7 @@ final class FloorRawHandoffSystemIT {
   private static long deletes() {
     long calls = 0;
     for (RedisNode node : redis.nodes()) {
-      String stats = String.valueOf(node.command("INFO", "commandstats"));
-      int at = stats.indexOf("cmdstat_del:calls=");
-      if (at >= 0) {
-        int from = at + "cmdstat_del:calls=".length();
-        calls += Long.parseLong(stats.substring(from, stats.indexOf(',', from)));
-      }
+      calls += CommandStats.calls(node, "del");
     }
     return calls;
   }
