@@ -20,10 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One connection to one node, RESP by hand: callers encode their command and write it to the socket
- * themselves, under this connection's lock, which also appends the command's {@link Call} to a FIFO
- * of pending replies in the same order as its bytes on the wire. The {@link IoLoop}'s thread reads
- * and parses the replies and hands each to the oldest pending call, on that thread.
+ * One connection to one node, RESP by hand: callers encode their command, then write it to the
+ * socket themselves, under this connection's lock, which also appends the command's {@link Call} to
+ * a FIFO of pending replies in the same order as its bytes on the wire. The {@link IoLoop}'s thread
+ * reads and parses the replies and hands each to the oldest pending call, on that thread.
  *
  * <p>The {@link io.fencedlock.redlock.spi.NodeDriver} contract, as this class keeps it:
  *
@@ -187,6 +187,21 @@ final class RespConnection implements IoLoop.Expiring {
    * needs a wake-up for it.
    */
   void send(Call call, long timeoutNanos, String... command) {
+    byte[] encoded;
+    try {
+      encoded = RespWriter.encode(command);
+    } catch (RuntimeException | Error e) { // a null argument, or no memory for the bytes
+      call.fail(e);
+      return;
+    }
+    send(call, timeoutNanos, encoded, encoded.length);
+  }
+
+  /**
+   * The same with the command already encoded, {@code command} from 0 to {@code length}: copied
+   * before this returns, and before the call can complete.
+   */
+  void send(Call call, long timeoutNanos, byte[] command, int length) {
     Link sentOn = null;
     Throwable refused = null;
     IOException broken = null;
@@ -200,8 +215,8 @@ final class RespConnection implements IoLoop.Expiring {
       } else {
         sentOn = current;
         try {
-          broken = current.write(call, timeoutNanos, command);
-        } catch (Unencodable e) {
+          broken = current.write(call, timeoutNanos, command, length);
+        } catch (Unbuffered e) {
           refused = e.getCause(); // nothing of it was queued or written: the connection is fine
         }
       }
@@ -305,9 +320,9 @@ final class RespConnection implements IoLoop.Expiring {
     }
   }
 
-  /** A command that could not be encoded; its cause fails the call alone. */
-  private static final class Unencodable extends RuntimeException {
-    Unencodable(Throwable cause) {
+  /** A command that did not fit in memory; its cause fails the call alone. */
+  private static final class Unbuffered extends RuntimeException {
+    Unbuffered(Throwable cause) {
       super(cause);
     }
   }
@@ -409,11 +424,11 @@ final class RespConnection implements IoLoop.Expiring {
     private final ArrayDeque<Call> deadlines = new ArrayDeque<>();
 
     /**
-     * Bytes not written yet (write mode). On the heap: encoding into its array is cheaper than a
-     * direct buffer's bounds-checked puts, and the JDK copies it to a cached direct buffer to
-     * write. Guarded by lock.
+     * Bytes not written yet (write mode). Direct, so that a write needs no copy into one of the
+     * JDK's per-thread temporary direct buffers; commands come encoded, and are put in it in bulk.
+     * Guarded by lock.
      */
-    private ByteBuffer out = ByteBuffer.allocate(8192);
+    private ByteBuffer out = ByteBuffer.allocateDirect(8192);
 
     /** Whether the socket was full: the I/O thread writes {@link #out} when it has room. */
     private boolean writeBlocked;
@@ -502,7 +517,8 @@ final class RespConnection implements IoLoop.Expiring {
         handshakeLeft = commands.size();
         readyNow = handshakeLeft == 0;
         for (int i = 0; i < commands.size() && broken == null; i++) {
-          broken = write(new HandshakeCall(this, i < required), 0, commands.get(i));
+          byte[] encoded = RespWriter.encode(commands.get(i));
+          broken = write(new HandshakeCall(this, i < required), 0, encoded, encoded.length);
         }
       }
       if (broken != null) {
@@ -539,17 +555,13 @@ final class RespConnection implements IoLoop.Expiring {
     }
 
     /** Appends the command and its call; writes what the socket takes. Holds the lock. */
-    @Nullable IOException write(Call call, long timeoutNanos, String[] command) {
-      // Encoded first and queued only then: a call in the queue without its command on the wire
+    @Nullable IOException write(Call call, long timeoutNanos, byte[] command, int length) {
+      // Buffered first and queued only then: a call in the queue without its command on the wire
       // would take the next command's reply, and every reply after it would go to the wrong call.
-      int start = out.position();
       try {
-        ByteBuffer target = room(RespWriter.maxSize(command));
-        start = target.position();
-        RespWriter.encode(command, target);
-      } catch (RuntimeException | Error e) { // a null argument, or no memory for the buffer
-        out.position(start); // none of its bytes may stay
-        throw new Unencodable(e);
+        room(length).put(command, 0, length);
+      } catch (RuntimeException | Error e) { // no memory for a larger buffer: nothing was put
+        throw new Unbuffered(e);
       }
       synchronized (queues) {
         if (timeoutNanos > 0) {
@@ -580,7 +592,7 @@ final class RespConnection implements IoLoop.Expiring {
     private ByteBuffer room(int bytes) {
       if (out.remaining() < bytes) {
         ByteBuffer larger =
-            ByteBuffer.allocate(Math.max(out.capacity() * 2, out.position() + bytes));
+            ByteBuffer.allocateDirect(Math.max(out.capacity() * 2, out.position() + bytes));
         out.flip();
         larger.put(out);
         out = larger;

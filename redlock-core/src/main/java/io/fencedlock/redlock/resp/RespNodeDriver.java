@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -128,60 +129,79 @@ public final class RespNodeDriver implements NodeDriver {
 
   @Override
   public CompletableFuture<LockReply> lock(int node, LockRequest request) {
-    String ttl = lastTtl.text(request.ttlMillis());
     if (request.fenceKey() != null) {
-      String predicted = lastToken.text(request.predictedToken());
-      return script(
+      return stepScript(
           node,
-          NodeScriptCall.acquire(request, ttl, predicted, markerCheck),
+          LuaScript.ACQUIRE,
+          request,
+          null,
+          null,
+          0,
+          () ->
+              NodeScriptCall.acquire(
+                  request,
+                  Long.toString(request.ttlMillis()),
+                  Long.toString(request.predictedToken()),
+                  markerCheck),
           NodeReplies::lockReply);
     }
     if (request.predecessorOwner() != null) {
-      return script(node, NodeScriptCall.handoff(request, ttl), NodeReplies::lockReply);
+      return stepScript(
+          node,
+          LuaScript.HANDOFF,
+          request,
+          null,
+          null,
+          0,
+          () -> NodeScriptCall.handoff(request, Long.toString(request.ttlMillis())),
+          NodeReplies::lockReply);
     }
-    return command(
-        node,
+    StepCommands.Encoded set;
+    try {
+      set =
+          steps.get(
+              SET,
+              request,
+              null,
+              null,
+              0,
+              () ->
+                  new String[] {
+                    SET,
+                    request.lockKey(),
+                    request.owner(),
+                    "NX",
+                    "PX",
+                    Long.toString(request.ttlMillis())
+                  });
+    } catch (RuntimeException unencodable) {
+      return CompletableFuture.failedFuture(unencodable);
+    }
+    CompletableFuture<LockReply> result = new CompletableFuture<>();
+    send(
+        nodes.get(node),
+        new CommandCall<>(RespNodeDriver::setReply, result),
+        result,
         nodeTimeoutNanos,
-        reply -> {
-          if ("OK".equals(reply)) {
-            return new LockReply.Granted(0, false);
-          }
-          if (reply == null) {
-            return new LockReply.Refused(-1, 0, null);
-          }
-          throw new IllegalStateException("not a SET reply");
-        },
-        "SET",
-        request.lockKey(),
-        request.owner(),
-        "NX",
-        "PX",
-        ttl);
+        set.bytes(),
+        set.length());
+    return result;
   }
 
-  /**
-   * A number in decimal, the last one remembered: the algorithm sends the same TTL and predicted
-   * token to every node of a step, so one string each instead of one per node. Racy by design
-   * (whichever thread's value is remembered, the text matches its value).
-   */
-  private static final class LastDecimal {
-    private record Decimal(long value, String text) {}
+  private static final String SET = "SET";
 
-    private volatile Decimal last = new Decimal(0, "0");
-
-    String text(long value) {
-      Decimal seen = last;
-      if (seen.value == value) {
-        return seen.text;
-      }
-      Decimal fresh = new Decimal(value, Long.toString(value));
-      last = fresh;
-      return fresh.text;
+  private static LockReply setReply(@Nullable Object reply) {
+    if ("OK".equals(reply)) {
+      return new LockReply.Granted(0, false);
     }
+    if (reply == null) {
+      return new LockReply.Refused(-1, 0, null);
+    }
+    throw new IllegalStateException("not a SET reply");
   }
 
-  private final LastDecimal lastTtl = new LastDecimal();
-  private final LastDecimal lastToken = new LastDecimal();
+  /** Each thread's last step command, sent as is to the step's other nodes. */
+  private final StepCommands steps = new StepCommands();
 
   @SuppressWarnings("unchecked")
   private static List<Object> list(@Nullable Object reply) {
@@ -199,20 +219,43 @@ public final class RespNodeDriver implements NodeDriver {
   @Override
   public CompletableFuture<Boolean> writeToken(
       int node, String lockKey, String fenceKey, String owner, long token) {
-    return script(
-        node, NodeScriptCall.fence(lockKey, fenceKey, owner, token), RespNodeDriver::isOne);
+    return stepScript(
+        node,
+        LuaScript.FENCE,
+        lockKey,
+        fenceKey,
+        owner,
+        token,
+        () -> NodeScriptCall.fence(lockKey, fenceKey, owner, token),
+        RespNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Boolean> lengthen(
       int node, String lockKey, String owner, long ttlMillis) {
-    return script(node, NodeScriptCall.extend(lockKey, owner, ttlMillis), RespNodeDriver::isOne);
+    return stepScript(
+        node,
+        LuaScript.EXTEND,
+        lockKey,
+        owner,
+        null,
+        ttlMillis,
+        () -> NodeScriptCall.extend(lockKey, owner, ttlMillis),
+        RespNodeDriver::isOne);
   }
 
   @Override
   public CompletableFuture<Boolean> release(
       int node, String lockKey, String owner, @Nullable String announceOn) {
-    return script(node, NodeScriptCall.release(lockKey, owner, announceOn), RespNodeDriver::isOne);
+    return stepScript(
+        node,
+        LuaScript.RELEASE,
+        lockKey,
+        owner,
+        announceOn,
+        0,
+        () -> NodeScriptCall.release(lockKey, owner, announceOn),
+        RespNodeDriver::isOne);
   }
 
   @Override
@@ -365,6 +408,59 @@ public final class RespNodeDriver implements NodeDriver {
   /** Sends {@code call} as EVALSHA ({@link ScriptCall} handles a NOSCRIPT). */
   private <R> CompletableFuture<R> script(
       int node, long timeoutNanos, NodeScriptCall call, Function<@Nullable Object, R> parse) {
+    StepCommands.Encoded encoded;
+    try {
+      String[] command = evalsha(call);
+      byte[] bytes = RespWriter.encode(command);
+      encoded = new StepCommands.Encoded(command, bytes, bytes.length);
+    } catch (RuntimeException unencodable) { // a null argument
+      return CompletableFuture.failedFuture(unencodable);
+    }
+    return script(node, timeoutNanos, call.script(), encoded, parse);
+  }
+
+  /**
+   * A script call that a step sends to every node: encoded once per step ({@link StepCommands},
+   * keyed by {@code script} and the objects and number {@code call} is made from).
+   */
+  private <R> CompletableFuture<R> stepScript(
+      int node,
+      LuaScript script,
+      Object first,
+      @Nullable Object second,
+      @Nullable Object third,
+      long number,
+      Supplier<NodeScriptCall> call,
+      Function<@Nullable Object, R> parse) {
+    StepCommands.Encoded encoded;
+    try {
+      encoded = steps.get(script, first, second, third, number, () -> evalsha(call.get()));
+    } catch (RuntimeException unencodable) { // a null argument
+      return CompletableFuture.failedFuture(unencodable);
+    }
+    return script(node, nodeTimeoutNanos, script, encoded, parse);
+  }
+
+  private <R> CompletableFuture<R> script(
+      int node,
+      long timeoutNanos,
+      LuaScript script,
+      StepCommands.Encoded encoded,
+      Function<@Nullable Object, R> parse) {
+    CompletableFuture<R> result = new CompletableFuture<>();
+    RespConnection connection = nodes.get(node);
+    send(
+        connection,
+        new ScriptCall<>(connection, script, encoded.command(), parse, result),
+        result,
+        timeoutNanos,
+        encoded.bytes(),
+        encoded.length());
+    return result;
+  }
+
+  /** {@code call} as an EVALSHA command. */
+  private static String[] evalsha(NodeScriptCall call) {
     String[] keys = call.keys();
     String[] args = call.args();
     String[] command = new String[3 + keys.length + args.length];
@@ -374,21 +470,25 @@ public final class RespNodeDriver implements NodeDriver {
         keys.length < KEY_COUNTS.length ? KEY_COUNTS[keys.length] : Integer.toString(keys.length);
     System.arraycopy(keys, 0, command, 3, keys.length);
     System.arraycopy(args, 0, command, 3 + keys.length, args.length);
-    CompletableFuture<R> result = new CompletableFuture<>();
-    RespConnection connection = nodes.get(node);
-    send(
-        connection,
-        new ScriptCall<>(connection, call.script(), command, parse, result),
-        result,
-        timeoutNanos,
-        command);
-    return result;
+    return command;
   }
 
   private <R> CompletableFuture<R> command(
       int node, long timeoutNanos, Function<@Nullable Object, R> parse, String... command) {
+    byte[] encoded;
+    try {
+      encoded = RespWriter.encode(command);
+    } catch (RuntimeException unencodable) { // a null argument
+      return CompletableFuture.failedFuture(unencodable);
+    }
     CompletableFuture<R> result = new CompletableFuture<>();
-    send(nodes.get(node), new CommandCall<>(parse, result), result, timeoutNanos, command);
+    send(
+        nodes.get(node),
+        new CommandCall<>(parse, result),
+        result,
+        timeoutNanos,
+        encoded,
+        encoded.length);
     return result;
   }
 
@@ -402,12 +502,13 @@ public final class RespNodeDriver implements NodeDriver {
       RespConnection.Call call,
       CompletableFuture<?> result,
       long timeoutNanos,
-      String[] command) {
+      byte[] command,
+      int length) {
     if (timeoutNanos == nodeTimeoutNanos) {
-      connection.send(call, timeoutNanos, command);
+      connection.send(call, timeoutNanos, command, length);
     } else {
       result.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
-      connection.send(call, command);
+      connection.send(call, 0, command, length);
     }
   }
 

@@ -2,6 +2,7 @@ package io.fencedlock.redlock.resp;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /** Encodes a command as a RESP2 array of bulk strings, by hand, into a heap buffer's array. */
 final class RespWriter {
@@ -50,6 +51,59 @@ final class RespWriter {
     out.position(at - out.arrayOffset());
   }
 
+  /** {@code command}'s bytes, exactly. */
+  static byte[] encode(String[] command) {
+    int size = asciiSize(command);
+    if (size >= 0) {
+      byte[] bytes = new byte[size]; // the usual case: no bytes but these
+      encode(command, ByteBuffer.wrap(bytes));
+      return bytes;
+    }
+    ByteBuffer out = ByteBuffer.allocate(maxSize(command));
+    encode(command, out);
+    return Arrays.copyOf(out.array(), out.position());
+  }
+
+  /**
+   * Writes {@code command} at the start of {@code into} if it surely fits, and returns its length;
+   * else returns -1 and writes nothing ({@link #maxSize} bytes always fit).
+   */
+  static int encode(String[] command, byte[] into) {
+    int bound = asciiSize(command);
+    if (bound < 0) {
+      bound = maxSize(command);
+    }
+    if (bound > into.length) {
+      return -1;
+    }
+    ByteBuffer out = ByteBuffer.wrap(into);
+    encode(command, out);
+    return out.position();
+  }
+
+  /** The encoded size of a command of ASCII arguments only, or -1 if it has another. */
+  private static int asciiSize(String[] command) {
+    long size = 1 + digits(command.length) + 2;
+    for (String argument : command) {
+      if (!isAscii(argument)) {
+        return -1;
+      }
+      size += 1 + digits(argument.length()) + 2 + argument.length() + 2;
+    }
+    if (size > Integer.MAX_VALUE - 64) {
+      throw new IllegalArgumentException("a command of " + size + " bytes is too long");
+    }
+    return (int) size;
+  }
+
+  private static int digits(int value) {
+    int digits = 1;
+    for (int rest = value; rest >= 10; rest /= 10) {
+      digits++;
+    }
+    return digits;
+  }
+
   private static boolean isAscii(String text) {
     for (int i = 0; i < text.length(); i++) {
       if (text.charAt(i) >= 0x80) {
@@ -61,10 +115,7 @@ final class RespWriter {
 
   /** Writes a non-negative number in decimal, then CRLF; returns the index after it. */
   private static int number(int value, byte[] bytes, int at) {
-    int digits = 1;
-    for (int rest = value; rest >= 10; rest /= 10) {
-      digits++;
-    }
+    int digits = digits(value);
     for (int i = digits - 1, rest = value; i >= 0; i--, rest /= 10) {
       bytes[at + i] = (byte) ('0' + rest % 10);
     }

@@ -265,6 +265,66 @@ final class RespNodeDriverIT {
     }
   }
 
+  /**
+   * A step's command is encoded once per thread and sent as is to the step's other nodes ({@link
+   * StepCommands}): each call here differs from the one before it on the same thread in one part
+   * only, and must still reach its node as itself; a call the same as the one before (the same
+   * objects) must reach its node too.
+   */
+  @Test
+  void consecutiveCallsDifferingInOnePart_eachReachesItsNodeAsItself() {
+    try (RedisNodes nodes = RedisNodes.start(2);
+        RespNodeDriver driver = driver(nodes.uris(), PATIENT)) {
+      int first = nodes.node(0).port();
+      int second = nodes.node(1).port();
+      get(driver.initialize(0, 1, null));
+      get(driver.initialize(1, 1, null));
+      String lock = "step:lock";
+      String fence = "step:fence";
+
+      // acquire.lua: the same request to both nodes, then one that differs in its token only.
+      LockRequest both = new LockRequest(lock, fence, "alice", TTL, 3, null);
+      assertThat(get(driver.lock(0, both))).isEqualTo(new LockReply.Granted(3, true));
+      assertThat(get(driver.lock(1, both))).isEqualTo(new LockReply.Granted(3, true));
+      get(driver.release(0, lock, "alice", null));
+      get(driver.release(1, lock, "alice", null));
+      LockRequest three = new LockRequest(lock, fence, "bob", TTL, 3, null);
+      LockRequest four = new LockRequest(lock, fence, "bob", TTL, 4, null);
+      assertThat(get(driver.lock(0, three))).isEqualTo(new LockReply.Granted(3, false));
+      assertThat(get(driver.lock(1, four))).isEqualTo(new LockReply.Granted(4, true));
+      assertThat(direct(second, "GET", fence)).isEqualTo("4");
+
+      // fence.lua, differing in the token; extend.lua, in the TTL.
+      assertThat(get(driver.writeToken(0, lock, fence, "bob", 7))).isTrue();
+      assertThat(get(driver.writeToken(1, lock, fence, "bob", 8))).isTrue();
+      assertThat(direct(first, "GET", fence)).isEqualTo("7");
+      assertThat(direct(second, "GET", fence)).isEqualTo("8");
+      assertThat(get(driver.lengthen(0, lock, "bob", 10 * TTL))).isTrue();
+      assertThat(get(driver.lengthen(1, lock, "bob", 20 * TTL))).isTrue();
+      assertThat((Long) direct(first, "PTTL", lock)).isBetween(TTL, 10 * TTL);
+      assertThat((Long) direct(second, "PTTL", lock)).isGreaterThan(10 * TTL);
+
+      // release.lua, differing in the owner, then in the channel announced on.
+      direct(first, "SET", "step:other", "carol");
+      direct(second, "SET", "step:other", "dave");
+      assertThat(get(driver.release(0, "step:other", "carol", null))).isTrue();
+      assertThat(get(driver.release(1, "step:other", "dave", null))).isTrue();
+      direct(second, "CONFIG", "RESETSTAT");
+      direct(first, "SET", "step:other", "erin");
+      direct(second, "SET", "step:other", "erin");
+      assertThat(get(driver.release(0, "step:other", "erin", null))).isTrue();
+      assertThat(get(driver.release(1, "step:other", "erin", "step:channel"))).isTrue();
+      assertThat((String) direct(second, "INFO", "commandstats")).contains("cmdstat_publish:");
+
+      // A plain SET NX PX, differing in the owner.
+      assertThat(get(driver.lock(0, plain("step:plain", "frank"))))
+          .isEqualTo(new LockReply.Granted(0, false));
+      assertThat(get(driver.lock(1, plain("step:plain", "grace"))))
+          .isEqualTo(new LockReply.Granted(0, false));
+      assertThat(direct(second, "GET", "step:plain")).isEqualTo("grace");
+    }
+  }
+
   @Test
   void connect_loadsEveryScript() {
     try (RedisNodes nodes = RedisNodes.start(1)) {

@@ -73,6 +73,15 @@ final class RespWriterTest {
     assertThat(parsed).isEqualTo(expected);
   }
 
+  /** The exact bytes, as a caller sends them to every node of a step. */
+  @Property(tries = 100)
+  void encodedAlone_isTheBufferedEncodingExactly(@ForAll("commands") List<String> command) {
+    String[] arguments = command.toArray(String[]::new);
+    ByteBuffer out = ByteBuffer.allocate(RespWriter.maxSize(arguments));
+    RespWriter.encode(arguments, out);
+    assertThat(RespWriter.encode(arguments)).isEqualTo(Arrays.copyOf(out.array(), out.position()));
+  }
+
   @Provide
   Arbitrary<List<String>> commands() {
     Arbitrary<String> ascii = Arbitraries.strings().ascii().ofMaxLength(40);
