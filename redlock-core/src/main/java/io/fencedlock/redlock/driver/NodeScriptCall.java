@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
 public record NodeScriptCall(LuaScript script, String[] keys, String[] args) {
 
   /**
-   * acquire.lua, the lock step of a fenced acquire ({@code request.fenceKey()} not null). The TTL
-   * and token come as text so that a driver can reuse the strings across a step's nodes.
+   * acquire.lua, the lock step of a fenced acquire ({@code request.fenceKey()} not null), with the
+   * TTL and token as text.
    *
    * @param markerCheck "1" to refuse on a node without its marker, "0" not to (unsafe)
    */

@@ -84,7 +84,13 @@ final class RespConnection implements IoLoop.Expiring {
   private final NodeEndpoint endpoint;
   private final IoLoop loop;
   private final long connectTimeoutNanos;
-  private final List<String[]> handshake;
+
+  /** The login commands, then the handshake's, encoded once: every socket sends them. */
+  private final List<byte[]> opening;
+
+  /** How many of {@link #opening} log in (their errors fail the attempt). */
+  private final int loginCommands;
+
   private final Pushes pushes;
   private final Consumer<RespConnection> onReady;
 
@@ -138,7 +144,11 @@ final class RespConnection implements IoLoop.Expiring {
     this.endpoint = endpoint;
     this.loop = loop;
     this.connectTimeoutNanos = connectTimeout.toNanos();
-    this.handshake = List.copyOf(handshake);
+    List<byte[]> encoded = new ArrayList<>();
+    endpoint.login().forEach(command -> encoded.add(RespWriter.encode(command)));
+    this.loginCommands = encoded.size();
+    handshake.forEach(command -> encoded.add(RespWriter.encode(command)));
+    this.opening = List.copyOf(encoded);
     this.pushes = pushes;
     this.onReady = onReady;
     loop.track(this);
@@ -184,7 +194,8 @@ final class RespConnection implements IoLoop.Expiring {
   /**
    * The same, and if {@code timeoutNanos} is positive, {@link Call#timeOut} once it passes without
    * a reply. The timeout is at most the loop's longest sleep (the node timeout), so the loop never
-   * needs a wake-up for it.
+   * needs a wake-up for it. A command that cannot be encoded (a null argument) fails its call at
+   * once, whatever the connection's state.
    */
   void send(Call call, long timeoutNanos, String... command) {
     byte[] encoded;
@@ -426,9 +437,11 @@ final class RespConnection implements IoLoop.Expiring {
     /**
      * Bytes not written yet (write mode). Direct, so that a write needs no copy into one of the
      * JDK's per-thread temporary direct buffers; commands come encoded, and are put in it in bulk.
-     * Guarded by lock.
+     * Empty until the socket connects, so a node that stays down costs no direct memory per
+     * attempt. It grows behind a node that does not read (it never shrinks), off the heap. Guarded
+     * by lock.
      */
-    private ByteBuffer out = ByteBuffer.allocateDirect(8192);
+    private ByteBuffer out = ByteBuffer.allocate(0);
 
     /** Whether the socket was full: the I/O thread writes {@link #out} when it has room. */
     private boolean writeBlocked;
@@ -505,20 +518,17 @@ final class RespConnection implements IoLoop.Expiring {
 
     /** Logs in and sends the handshake; the socket is ready when the last reply is in. */
     private void connected() {
-      List<String[]> commands = new ArrayList<>(endpoint.login());
-      int required = commands.size();
-      commands.addAll(handshake);
       IOException broken = null;
       boolean readyNow = false;
       synchronized (lock) {
         if (dead) {
           return;
         }
-        handshakeLeft = commands.size();
+        handshakeLeft = opening.size();
         readyNow = handshakeLeft == 0;
-        for (int i = 0; i < commands.size() && broken == null; i++) {
-          byte[] encoded = RespWriter.encode(commands.get(i));
-          broken = write(new HandshakeCall(this, i < required), 0, encoded, encoded.length);
+        for (int i = 0; i < opening.size() && broken == null; i++) {
+          byte[] command = opening.get(i);
+          broken = write(new HandshakeCall(this, i < loginCommands), 0, command, command.length);
         }
       }
       if (broken != null) {
@@ -592,7 +602,8 @@ final class RespConnection implements IoLoop.Expiring {
     private ByteBuffer room(int bytes) {
       if (out.remaining() < bytes) {
         ByteBuffer larger =
-            ByteBuffer.allocateDirect(Math.max(out.capacity() * 2, out.position() + bytes));
+            ByteBuffer.allocateDirect(
+                Math.max(Math.max(out.capacity() * 2, 8192), out.position() + bytes));
         out.flip();
         larger.put(out);
         out = larger;

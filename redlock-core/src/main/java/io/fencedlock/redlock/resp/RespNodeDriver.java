@@ -174,7 +174,7 @@ public final class RespNodeDriver implements NodeDriver {
                     "PX",
                     Long.toString(request.ttlMillis())
                   });
-    } catch (RuntimeException unencodable) {
+    } catch (RuntimeException | Error unencodable) { // a null argument, or no memory
       return CompletableFuture.failedFuture(unencodable);
     }
     CompletableFuture<LockReply> result = new CompletableFuture<>();
@@ -413,7 +413,7 @@ public final class RespNodeDriver implements NodeDriver {
       String[] command = evalsha(call);
       byte[] bytes = RespWriter.encode(command);
       encoded = new StepCommands.Encoded(command, bytes, bytes.length);
-    } catch (RuntimeException unencodable) { // a null argument
+    } catch (RuntimeException | Error unencodable) { // a null argument, or no memory
       return CompletableFuture.failedFuture(unencodable);
     }
     return script(node, timeoutNanos, call.script(), encoded, parse);
@@ -435,7 +435,7 @@ public final class RespNodeDriver implements NodeDriver {
     StepCommands.Encoded encoded;
     try {
       encoded = steps.get(script, first, second, third, number, () -> evalsha(call.get()));
-    } catch (RuntimeException unencodable) { // a null argument
+    } catch (RuntimeException | Error unencodable) { // a null argument, or no memory
       return CompletableFuture.failedFuture(unencodable);
     }
     return script(node, nodeTimeoutNanos, script, encoded, parse);
@@ -478,7 +478,7 @@ public final class RespNodeDriver implements NodeDriver {
     byte[] encoded;
     try {
       encoded = RespWriter.encode(command);
-    } catch (RuntimeException unencodable) { // a null argument
+    } catch (RuntimeException | Error unencodable) { // a null argument, or no memory
       return CompletableFuture.failedFuture(unencodable);
     }
     CompletableFuture<R> result = new CompletableFuture<>();

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** Encodes a command as a RESP2 array of bulk strings, by hand, into a heap buffer's array. */
+/** Encodes a command as a RESP2 array of bulk strings, by hand, into a heap array. */
 final class RespWriter {
 
   private RespWriter() {}

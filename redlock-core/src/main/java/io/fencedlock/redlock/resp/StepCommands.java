@@ -6,8 +6,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The command each thread encoded last, kept so that the other nodes of a step get the same bytes
  * without encoding them again: the algorithm sends one command to every node of a step, one node
- * after the other from one thread, and encoding it for each node was a sixth of the callers' own
- * CPU time with 32 clients (docs/analysis.md, section 10).
+ * after the other from one thread (docs/analysis.md, section 10, "Issue 20, eighth part").
  *
  * <p>A command is identified by what it is made from, compared by identity: a kind (a script, a
  * command name) and up to three objects and a number. A step passes the same objects to every node
@@ -15,15 +14,16 @@ import org.jspecify.annotations.Nullable;
  * objects that are the same make the same command; anything else is a miss and is encoded afresh,
  * which costs only the encoding. So a reuse is never wrong, whatever the interleaving.
  *
- * <p>Each thread keeps one command, and encodes into a buffer of its own (up to {@value
- * #KEPT_BUFFER} bytes; a larger command gets an array of its own), so the bytes of an {@link
- * Encoded} are valid only until the thread's next miss: a caller sends them (the connection copies
- * them under its lock) before it does anything else. Kept until the driver is unreachable (a {@link
- * ThreadLocal} of the driver). Thread-safe.
+ * <p>A thread encodes into an array of its own, reused from one miss to the next while the command
+ * fits (an array of up to {@value #KEPT_BUFFER} bytes is kept; a larger command gets one of its
+ * own). So the bytes of an {@link Encoded} are valid only until the thread's next miss: a caller
+ * sends them (the connection copies them under its lock) before it does anything else. Each thread
+ * holds its last command, and its array, until its next miss, or until the thread ends once the
+ * driver is gone (a {@link ThreadLocal}'s entries are cleared lazily). Thread-safe.
  */
 final class StepCommands {
 
-  /** The largest buffer a thread keeps. */
+  /** The largest array a thread keeps for its next command. */
   static final int KEPT_BUFFER = 4096;
 
   /**
@@ -39,7 +39,9 @@ final class StepCommands {
     @Nullable Object third;
     long number;
     @Nullable Encoded encoded;
-    byte[] buffer = new byte[512];
+
+    /** Empty until the first miss, which sizes it to its command. */
+    byte[] buffer = new byte[0];
   }
 
   private final ThreadLocal<Last> last = ThreadLocal.withInitial(Last::new);
@@ -73,9 +75,9 @@ final class StepCommands {
     byte[] bytes = seen.buffer;
     int length = RespWriter.encode(command, bytes);
     if (length < 0) {
-      bytes = new byte[RespWriter.maxSize(command)];
-      length = RespWriter.encode(command, bytes);
-      if (bytes.length <= KEPT_BUFFER) {
+      bytes = RespWriter.encode(command);
+      length = bytes.length;
+      if (length <= KEPT_BUFFER) {
         seen.buffer = bytes;
       }
     }

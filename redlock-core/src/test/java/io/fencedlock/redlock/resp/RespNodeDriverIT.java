@@ -435,6 +435,52 @@ final class RespNodeDriverIT {
     }
   }
 
+  /**
+   * The connection's own guard: a command whose bytes cannot be buffered fails alone, with nothing
+   * of it written or queued, and the next command on the same socket gets its own reply.
+   */
+  @Test
+  void aCommandThatCannotBeBuffered_failsAlone_andTheConnectionStaysAligned() {
+    try (RedisNodes nodes = RedisNodes.start(1);
+        IoLoop loop = new IoLoop(Thread::new, PATIENT.toNanos())) {
+      RespConnection connection =
+          new RespConnection(
+              NodeEndpoint.of(nodes.uris().get(0)),
+              loop,
+              PATIENT,
+              List.of(),
+              reply -> false,
+              ready -> {});
+      try {
+        get(connection.whenReady());
+        byte[] ping = RespWriter.encode(new String[] {"PING"});
+        CompletableFuture<Object> unbuffered = new CompletableFuture<>();
+        // A length past the array's end: the copy into the write buffer throws before writing.
+        connection.send(futureCall(unbuffered), 0, ping, ping.length + 1);
+        assertThat(failure(unbuffered)).isInstanceOf(IndexOutOfBoundsException.class);
+        CompletableFuture<Object> echoed = new CompletableFuture<>();
+        connection.send(futureCall(echoed), 0, "ECHO", "aligned");
+        assertThat(get(echoed)).isEqualTo("aligned");
+      } finally {
+        connection.close();
+      }
+    }
+  }
+
+  private static RespConnection.Call futureCall(CompletableFuture<Object> future) {
+    return new RespConnection.Call() {
+      @Override
+      void reply(@Nullable Object reply) {
+        future.complete(reply);
+      }
+
+      @Override
+      void fail(Throwable cause) {
+        future.completeExceptionally(cause);
+      }
+    };
+  }
+
   // --- faults --------------------------------------------------------------------------------
 
   @Test

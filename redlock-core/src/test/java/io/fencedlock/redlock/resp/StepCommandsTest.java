@@ -1,6 +1,7 @@
 package io.fencedlock.redlock.resp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fencedlock.testkit.support.Timing;
 import java.nio.ByteBuffer;
@@ -48,6 +49,29 @@ final class StepCommandsTest {
     assertThat(sent(get(key, sameText, 2, "EXTEND", key, sameText, "2")))
         .isEqualTo(Arrays.asList("EXTEND", "lock", "alice", "2"));
     assertThat(made).hasValue(3);
+  }
+
+  /** extend.lua with a TTL of 0 and release.lua unannounced are made from the same objects. */
+  @Test
+  void theSameObjectsOfAnotherKind_areEncodedAfresh() {
+    String key = "lock";
+    String owner = "alice";
+    steps.get("EXTEND", key, owner, null, 0, () -> new String[] {"EXTEND", key, owner});
+    StepCommands.Encoded release =
+        steps.get("RELEASE", key, owner, null, 0, () -> new String[] {"RELEASE", key, owner});
+    assertThat(sent(release)).isEqualTo(Arrays.asList("RELEASE", "lock", "alice"));
+  }
+
+  @Test
+  void aCommandThatCannotBeEncoded_throws_andTheNextCallsAreEncodedRight() {
+    String key = "lock";
+    get(key, "alice", 1, "SET", key, "alice");
+    assertThatThrownBy(() -> get(key, "bob", 1, "SET", key, null))
+        .isInstanceOf(NullPointerException.class);
+    assertThat(sent(get(key, "bob", 1, "SET", key, "bob")))
+        .isEqualTo(Arrays.asList("SET", "lock", "bob"));
+    assertThat(sent(get(key, "alice", 1, "SET", key, "alice")))
+        .isEqualTo(Arrays.asList("SET", "lock", "alice"));
   }
 
   @Test
