@@ -9,6 +9,7 @@ import io.fencedlock.testkit.RedisNodes;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,11 +50,13 @@ final class Soak {
         samples.add(sample);
         progress.printf(
             Locale.ROOT,
-            "[soak %2d/%d] minute %.1f  heap after GC %.1f MB  threads %d  leases %d  errors %d%n",
+            "[soak %2d/%d] minute %.1f  heap after GC %.1f MB  direct %.2f MB  threads %d  leases"
+                + " %d  errors %d%n",
             i,
             SAMPLES,
             sample.minute(),
             sample.heapUsedMb(),
+            sample.directUsedMb(),
             sample.threads(),
             sample.operations(),
             sample.errors());
@@ -98,7 +101,21 @@ final class Soak {
     double heapMb =
         ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024.0 * 1024.0);
     return new SoakSample(
-        minute, heapMb, ManagementFactory.getThreadMXBean().getThreadCount(), ops, errors);
+        minute,
+        heapMb,
+        directMemoryMb(),
+        ManagementFactory.getThreadMXBean().getThreadCount(),
+        ops,
+        errors);
+  }
+
+  /** Direct buffer memory in use, in MB (0 if the JVM reports no such pool). */
+  static double directMemoryMb() {
+    return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+            .filter(pool -> pool.getName().equals("direct"))
+            .mapToLong(BufferPoolMXBean::getMemoryUsed)
+            .sum()
+        / (1024.0 * 1024.0);
   }
 
   private static void write(

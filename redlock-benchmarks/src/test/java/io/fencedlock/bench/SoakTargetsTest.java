@@ -20,9 +20,9 @@ final class SoakTargetsTest {
   void read_verdictOfASoak_returnsItsTargets(@TempDir Path dir) throws IOException {
     List<SoakSample> samples =
         List.of(
-            new SoakSample(0.5, 20, 24, 10, 0),
-            new SoakSample(5, 12, 24, 100, 0),
-            new SoakSample(10, 12.5, 24, 200, 0));
+            new SoakSample(0.5, 20, 0, 24, 10, 0),
+            new SoakSample(5, 12, 0, 24, 100, 0),
+            new SoakSample(10, 12.5, 0, 24, 200, 0));
     List<Target> verdict = SoakVerdict.targets(samples, 10);
     Path file = dir.resolve("soak.json");
     Files.writeString(
