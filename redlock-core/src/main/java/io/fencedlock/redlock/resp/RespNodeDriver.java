@@ -177,15 +177,7 @@ public final class RespNodeDriver implements NodeDriver {
     } catch (RuntimeException | Error unencodable) { // a null argument, or no memory
       return CompletableFuture.failedFuture(unencodable);
     }
-    CompletableFuture<LockReply> result = new CompletableFuture<>();
-    send(
-        nodes.get(node),
-        new CommandCall<>(RespNodeDriver::setReply, result),
-        result,
-        nodeTimeoutNanos,
-        set.bytes(),
-        set.length());
-    return result;
+    return command(node, nodeTimeoutNanos, set, RespNodeDriver::setReply);
   }
 
   private static final String SET = "SET";
@@ -410,9 +402,7 @@ public final class RespNodeDriver implements NodeDriver {
       int node, long timeoutNanos, NodeScriptCall call, Function<@Nullable Object, R> parse) {
     StepCommands.Encoded encoded;
     try {
-      String[] command = evalsha(call);
-      byte[] bytes = RespWriter.encode(command);
-      encoded = new StepCommands.Encoded(command, bytes, bytes.length);
+      encoded = StepCommands.Encoded.of(evalsha(call));
     } catch (RuntimeException | Error unencodable) { // a null argument, or no memory
       return CompletableFuture.failedFuture(unencodable);
     }
@@ -475,20 +465,28 @@ public final class RespNodeDriver implements NodeDriver {
 
   private <R> CompletableFuture<R> command(
       int node, long timeoutNanos, Function<@Nullable Object, R> parse, String... command) {
-    byte[] encoded;
+    StepCommands.Encoded encoded;
     try {
-      encoded = RespWriter.encode(command);
+      encoded = StepCommands.Encoded.of(command);
     } catch (RuntimeException | Error unencodable) { // a null argument, or no memory
       return CompletableFuture.failedFuture(unencodable);
     }
+    return command(node, timeoutNanos, encoded, parse);
+  }
+
+  private <R> CompletableFuture<R> command(
+      int node,
+      long timeoutNanos,
+      StepCommands.Encoded encoded,
+      Function<@Nullable Object, R> parse) {
     CompletableFuture<R> result = new CompletableFuture<>();
     send(
         nodes.get(node),
         new CommandCall<>(parse, result),
         result,
         timeoutNanos,
-        encoded,
-        encoded.length);
+        encoded.bytes(),
+        encoded.length());
     return result;
   }
 

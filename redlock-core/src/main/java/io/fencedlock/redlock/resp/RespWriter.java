@@ -53,15 +53,9 @@ final class RespWriter {
 
   /** {@code command}'s bytes, exactly. */
   static byte[] encode(String[] command) {
-    int size = asciiSize(command);
-    if (size >= 0) {
-      byte[] bytes = new byte[size]; // the usual case: no bytes but these
-      encode(command, ByteBuffer.wrap(bytes));
-      return bytes;
-    }
-    ByteBuffer out = ByteBuffer.allocate(maxSize(command));
-    encode(command, out);
-    return Arrays.copyOf(out.array(), out.position());
+    byte[] bytes = new byte[bound(command)]; // exact for ASCII arguments, the usual case
+    int length = write(command, bytes);
+    return length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
   }
 
   /**
@@ -69,13 +63,16 @@ final class RespWriter {
    * else returns -1 and writes nothing ({@link #maxSize} bytes always fit).
    */
   static int encode(String[] command, byte[] into) {
-    int bound = asciiSize(command);
-    if (bound < 0) {
-      bound = maxSize(command);
-    }
-    if (bound > into.length) {
-      return -1;
-    }
+    return bound(command) > into.length ? -1 : write(command, into);
+  }
+
+  /** The exact size of a command of ASCII arguments, else {@link #maxSize}. */
+  private static int bound(String[] command) {
+    int ascii = asciiSize(command);
+    return ascii >= 0 ? ascii : maxSize(command);
+  }
+
+  private static int write(String[] command, byte[] into) {
     ByteBuffer out = ByteBuffer.wrap(into);
     encode(command, out);
     return out.position();

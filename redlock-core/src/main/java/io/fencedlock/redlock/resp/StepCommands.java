@@ -30,7 +30,13 @@ final class StepCommands {
    * A command, as text (for a script's EVAL fallback) and as the RESP bytes sent, {@code bytes}
    * from 0 to {@code length}.
    */
-  record Encoded(String[] command, byte[] bytes, int length) {}
+  record Encoded(String[] command, byte[] bytes, int length) {
+    /** {@code command} in an array of its own, not kept. */
+    static Encoded of(String[] command) {
+      byte[] bytes = RespWriter.encode(command);
+      return new Encoded(command, bytes, bytes.length);
+    }
+  }
 
   private static final class Last {
     @Nullable Object kind;
@@ -72,16 +78,16 @@ final class StepCommands {
     }
     String[] command = make.get();
     seen.encoded = null; // so that no half-updated entry can match if something below throws
-    byte[] bytes = seen.buffer;
-    int length = RespWriter.encode(command, bytes);
-    if (length < 0) {
-      bytes = RespWriter.encode(command);
-      length = bytes.length;
-      if (length <= KEPT_BUFFER) {
-        seen.buffer = bytes;
+    int length = RespWriter.encode(command, seen.buffer);
+    Encoded fresh;
+    if (length >= 0) {
+      fresh = new Encoded(command, seen.buffer, length);
+    } else {
+      fresh = Encoded.of(command);
+      if (fresh.length() <= KEPT_BUFFER) {
+        seen.buffer = fresh.bytes();
       }
     }
-    Encoded fresh = new Encoded(command, bytes, length);
     seen.kind = kind;
     seen.first = first;
     seen.second = second;
