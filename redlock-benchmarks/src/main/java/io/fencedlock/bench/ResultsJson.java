@@ -55,6 +55,14 @@ final class ResultsJson {
       if (t.repetitions() != null) {
         entry.put("repetitions", range(t.repetitions()));
       }
+      Target.FloorCheck floor = t.floorOfItsKind();
+      if (floor != null) {
+        Map<String, Object> floorEntry = new LinkedHashMap<>();
+        floorEntry.put("system", floor.system());
+        floorEntry.put("value", round(floor.value()));
+        floorEntry.put("met", floor.met());
+        entry.put("floorOfItsKind", floorEntry);
+      }
       targetList.add(entry);
     }
     root.put("targets", targetList);

@@ -35,6 +35,7 @@ final class SoakTargets {
                 t.get("atMost").getAsBoolean(),
                 t.get("met").getAsBoolean(),
                 null,
+                null,
                 null));
       }
       return targets;

@@ -94,21 +94,30 @@ final class Tables {
   private static void targets(StringBuilder out, List<Target> targets) {
     out.append(
         "### Targets\n\n"
-            + "| target | value | per repetition | limit | met |\n"
-            + "|---|---:|---:|---|---|\n");
+            + "The floor of its kind: the same figure for the cheapest client that runs the"
+            + " smallest scripts a correct lock of that kind needs, held to the same limit.\n\n"
+            + "| target | value | per repetition | limit | met | the floor of its kind |\n"
+            + "|---|---:|---:|---|---|---|\n");
     for (Target t : targets) {
       Range reps = t.repetitions();
+      Target.FloorCheck floor = t.floorOfItsKind();
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | %s %s%s | %s |%n",
+              "| %s | %s | %s | %s %s%s | %s | %s |%n",
               t.name(),
               number(t.value()),
               reps == null ? "–" : number(reps.min()) + "–" + number(reps.max()),
               t.atMost() ? "≤" : "≥",
               number(t.limit()),
               t.limitRule() == null ? "" : " (" + t.limitRule() + ")",
-              t.met() ? "yes" : "**no**"));
+              t.met() ? "yes" : "**no**",
+              floor == null
+                  ? "–"
+                  : floor.system()
+                      + " "
+                      + number(floor.value())
+                      + (floor.met() ? ", met" : ", **missed**")));
     }
   }
 

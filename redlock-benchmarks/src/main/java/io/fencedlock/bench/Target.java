@@ -13,6 +13,9 @@ import org.jspecify.annotations.Nullable;
  * @param repetitions the smallest and largest value of the same figure computed from each
  *     repetition alone, or null if not known (the soak's targets)
  * @param limitRule how the limit was computed from the same run, or null for a fixed limit
+ * @param floorOfItsKind the same figure for the cheapest client that does what a correct lock of
+ *     this kind must (the smallest scripts it needs), held to the same limit; null where no such
+ *     floor ran. It tells a target that no correct client meets on this host from one ours misses.
  */
 record Target(
     String name,
@@ -21,25 +24,57 @@ record Target(
     boolean atMost,
     boolean met,
     @Nullable Range repetitions,
-    @Nullable String limitRule) {
+    @Nullable String limitRule,
+    @Nullable FloorCheck floorOfItsKind) {
+
+  /**
+   * A target's figure for the floor of its kind.
+   *
+   * @param system the floor's system name, e.g. {@code floor-raw-fenced}
+   * @param value its figure, computed as the target's own from the medians
+   * @param met whether it respects the target's limit
+   */
+  record FloorCheck(String system, double value, boolean met) {}
 
   static Target atMost(String name, double value, double limit) {
-    return of(name, value, limit, true, null, null);
+    return of(name, value, limit, true, null, null, null, Double.NaN);
   }
 
   static Target atLeast(String name, double value, double limit) {
-    return of(name, value, limit, false, null, null);
+    return of(name, value, limit, false, null, null, null, Double.NaN);
   }
 
+  /**
+   * A checked target; {@code floor} and {@code floorValue} are the floor of its kind and its figure
+   * (null and NaN: none, or it did not run, and then the target carries no {@link FloorCheck}).
+   */
   static Target of(
       String name,
       double value,
       double limit,
       boolean atMost,
       @Nullable Range repetitions,
-      @Nullable String limitRule) {
-    boolean met =
-        !Double.isNaN(value) && !Double.isNaN(limit) && (atMost ? value <= limit : value >= limit);
-    return new Target(name, value, limit, atMost, met, repetitions, limitRule);
+      @Nullable String limitRule,
+      @Nullable String floor,
+      double floorValue) {
+    FloorCheck floorCheck =
+        floor == null || Double.isNaN(floorValue)
+            ? null
+            : new FloorCheck(floor, floorValue, respects(floorValue, limit, atMost));
+    return new Target(
+        name,
+        value,
+        limit,
+        atMost,
+        respects(value, limit, atMost),
+        repetitions,
+        limitRule,
+        floorCheck);
+  }
+
+  private static boolean respects(double value, double limit, boolean atMost) {
+    return !Double.isNaN(value)
+        && !Double.isNaN(limit)
+        && (atMost ? value <= limit : value >= limit);
   }
 }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,6 +100,24 @@ final class BenchSmokeIT {
     for (JsonElement target : targets) {
       assertThat(target.getAsJsonObject().keySet())
           .contains("name", "value", "limit", "met", "repetitions");
+    }
+    // Each target whose floor of its kind ran carries that floor's figure beside its own.
+    Map<String, String> floorOf =
+        Map.of(
+            "s1.fenced_p50_over_floorRaw", "floor-raw-fenced",
+            "s2.fenced_ops_over_floorRaw", "floor-raw-fenced",
+            "s1.unfenced_p50_over_floorRaw", "floor-raw-cad",
+            "s3.fenced8instances_handoff_p50_in_round_trips", "floor-raw-handoff-2-steps-script");
+    for (JsonElement target : targets) {
+      JsonObject t = target.getAsJsonObject();
+      String floor = floorOf.get(t.get("name").getAsString());
+      if (floor != null) {
+        JsonObject check = t.getAsJsonObject("floorOfItsKind");
+        assertThat(check).as(t.get("name").getAsString()).isNotNull();
+        assertThat(check.get("system").getAsString()).isEqualTo(floor);
+        assertThat(check.get("value").getAsDouble()).isPositive();
+        assertThat(check.keySet()).contains("met");
+      }
     }
     JsonArray references = results.getAsJsonArray("references");
     assertThat(references)

@@ -121,6 +121,76 @@ final class TargetsTest {
   }
 
   @Test
+  void check_eachTargetReportsTheFloorOfItsKindHeldToTheSameLimit() {
+    ScenarioResult s1 = scenario("1");
+    s1.add(Systems.FLOOR_RAW, measurement(400, 100)); // a round trip is 200 µs
+    s1.add(Systems.FLOOR_RAW_CAD, measurement(420, 110)); // 1.05×: meets ≤ 1.10
+    s1.add(Systems.FLOOR_RAW_FENCED, measurement(500, 120)); // 1.25×: misses ≤ 1.15
+    s1.add(Systems.UNFENCED, measurement(480, 130));
+    s1.add(Systems.FENCED, measurement(560, 170));
+    s1.add(Systems.REDISSON_REDLOCK, measurement(2_000, 100));
+    s1.add(Systems.FLOOR_N, measurement(400, 100)); // the Redisson limit is 4.5×
+    ScenarioResult s2 = scenario("2");
+    s2.add(Systems.FLOOR_RAW, measurement(400, 100, 10_000));
+    s2.add(Systems.FLOOR_RAW_FENCED, measurement(400, 100, 6_000));
+    s2.add(Systems.FENCED, measurement(400, 100, 5_000));
+    ScenarioResult s3 = scenario("3");
+    s3.add(Systems.FLOOR_RAW_HANDOFF_SCRIPT, measurement(600, 100)); // 3 RT
+    s3.add(Systems.FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT, measurement(700, 100)); // 3.5 RT
+    s3.add(Systems.FENCED, measurement(800, 100));
+    s3.add(Systems.FENCED_SEPARATE, measurement(1_000, 100));
+    s3.add(Systems.REDISSON_REDLOCK, measurement(900, 100));
+    scenario("1-many").add(Systems.FLOOR_RAW, measurement(400, 100));
+    run.get("1-many").add(Systems.FENCED, measurement(500, 100));
+
+    Map<String, Target> targets = byName(Targets.check(run));
+
+    assertFloor(targets.get("s1.unfenced_p50_over_floorRaw"), "floor-raw-cad", 1.05, true);
+    assertFloor(targets.get("s1.fenced_p50_over_floorRaw"), "floor-raw-fenced", 1.25, false);
+    assertFloor(targets.get("s1.fenced_cpu_per_op_over_floorRaw"), "floor-raw-fenced", 1.2, true);
+    assertFloor(targets.get("s2.fenced_ops_over_floorRaw"), "floor-raw-fenced", 0.6, false);
+    assertFloor(
+        targets.get("s3.fenced_handoff_p50_in_round_trips"), "floor-raw-handoff-script", 3, false);
+    assertFloor(
+        targets.get("s3.fenced8instances_handoff_p50_in_round_trips"),
+        "floor-raw-handoff-2-steps-script",
+        3.5,
+        true);
+    assertFloor(
+        targets.get("s3.fenced8instances_handoff_p50_over_redissonRedLock"),
+        "floor-raw-handoff-2-steps-script",
+        700 / 900.0,
+        true);
+    assertFloor(targets.get("s1.redissonRedLock_p50_over_fenced"), "floor-raw-fenced", 4.0, false);
+    assertFloor(
+        targets.get("s1.redissonRedLock_p50_over_unfenced"), "floor-raw-cad", 2_000 / 420.0, true);
+    // Ours is still the target's value; the floor's figure only stands beside it.
+    assertTarget(targets.get("s1.fenced_p50_over_floorRaw"), 1.40, 1.15, false);
+    assertThat(targets.get("s2.unfenced_ops_over_floorRaw").floorOfItsKind())
+        .as("a floor that did not run (floor-raw-cad in scenario 2)")
+        .isNull();
+    assertThat(targets.get("s1-many.fenced_p50_over_floorRaw").floorOfItsKind())
+        .as("scenario 1-many runs no scripted floor")
+        .isNull();
+  }
+
+  @Test
+  void tables_showTheFloorOfItsKindBesideEachTarget() {
+    ScenarioResult s1 = scenario("1");
+    s1.add(Systems.FLOOR_RAW, measurement(400, 100));
+    s1.add(Systems.FLOOR_RAW_FENCED, measurement(500, 120));
+    s1.add(Systems.FENCED, measurement(560, 170));
+
+    String markdown = Tables.markdown(run, Targets.check(run));
+
+    assertThat(markdown)
+        .contains("| s1.fenced_p50_over_floorRaw | 1.40 |")
+        .containsPattern(
+            "\\| s1\\.fenced_p50_over_floorRaw \\|.*\\| floor-raw-fenced 1\\.25,"
+                + " \\*\\*missed\\*\\* \\|");
+  }
+
+  @Test
   void references_handoffInFloorNRoundTrips_andAllocationAgainstFloorRaw() {
     ScenarioResult s1 = scenario("1");
     s1.add(Systems.FLOOR_N, measurement(500, 100));
@@ -284,6 +354,15 @@ final class TargetsTest {
     assertThat(target.value()).as(target.name()).isCloseTo(value, within(value * 0.005));
     assertThat(target.limit()).as(target.name()).isCloseTo(limit, within(limit * 0.005));
     assertThat(target.met()).as(target.name() + " met").isEqualTo(met);
+  }
+
+  private static void assertFloor(Target target, String floor, double value, boolean met) {
+    assertThat(target).isNotNull();
+    Target.FloorCheck check = target.floorOfItsKind();
+    assertThat(check).as(target.name() + "'s floor").isNotNull();
+    assertThat(check.system()).as(target.name()).isEqualTo(floor);
+    assertThat(check.value()).as(target.name()).isCloseTo(value, within(value * 0.005));
+    assertThat(check.met()).as(target.name() + "'s floor met").isEqualTo(met);
   }
 
   /** The run's references, by name. */
