@@ -59,7 +59,7 @@ final class ResultsJson {
       if (floor != null) {
         Map<String, Object> floorEntry = new LinkedHashMap<>();
         floorEntry.put("system", floor.system());
-        floorEntry.put("value", round(floor.value()));
+        floorEntry.put("value", nanToNull(round(floor.value())));
         floorEntry.put("met", floor.met());
         entry.put("floorOfItsKind", floorEntry);
       }
@@ -137,11 +137,13 @@ final class ResultsJson {
     return bases;
   }
 
+  /** To three decimals; NaN and the infinities stay as they are (Math.round turns NaN into 0). */
   static double round(double v) {
-    return Math.round(v * 1000) / 1000.0;
+    return Double.isFinite(v) ? Math.round(v * 1000) / 1000.0 : v;
   }
 
-  private static @Nullable Double nanToNull(double v) {
-    return Double.isNaN(v) ? null : v;
+  /** Null for a figure that has no value (a system that did not run, a division by zero). */
+  static @Nullable Double nanToNull(double v) {
+    return Double.isFinite(v) ? v : null;
   }
 }

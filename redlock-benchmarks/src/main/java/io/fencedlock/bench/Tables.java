@@ -94,8 +94,9 @@ final class Tables {
   private static void targets(StringBuilder out, List<Target> targets) {
     out.append(
         "### Targets\n\n"
-            + "The floor of its kind: the same figure for the cheapest client that runs the"
-            + " smallest scripts a correct lock of that kind needs, held to the same limit.\n\n"
+            + "The floor of its kind: the same figure for the cheapest client measured here that"
+            + " does no more than a correct lock of that kind must (at most the smallest scripts"
+            + " it needs), held to the same limit; – where no such floor ran.\n\n"
             + "| target | value | per repetition | limit | met | the floor of its kind |\n"
             + "|---|---:|---:|---|---|---|\n");
     for (Target t : targets) {

@@ -9,13 +9,14 @@ import org.jspecify.annotations.Nullable;
  * @param value the measured figure (from the medians), or NaN if a system it needs did not run
  * @param limit the bound it must respect
  * @param atMost true if {@code value <= limit} is required, false if {@code value >= limit}
- * @param met whether it did; never when the value is NaN
+ * @param met whether it did; never when the value is NaN or infinite
  * @param repetitions the smallest and largest value of the same figure computed from each
  *     repetition alone, or null if not known (the soak's targets)
  * @param limitRule how the limit was computed from the same run, or null for a fixed limit
- * @param floorOfItsKind the same figure for the cheapest client that does what a correct lock of
- *     this kind must (the smallest scripts it needs), held to the same limit; null where no such
- *     floor ran. It tells a target that no correct client meets on this host from one ours misses.
+ * @param floorOfItsKind the same figure for the floor of its kind, the cheapest client measured
+ *     here that does no more than a correct lock of this kind must (at most the smallest scripts it
+ *     needs), held to the same limit; null where no such floor ran. It tells a target that no
+ *     correct client meets on this host from one ours misses.
  */
 record Target(
     String name,
@@ -73,8 +74,9 @@ record Target(
   }
 
   private static boolean respects(double value, double limit, boolean atMost) {
-    return !Double.isNaN(value)
-        && !Double.isNaN(limit)
+    // Neither a figure without a value (NaN) nor a division by zero (an infinity) is a result.
+    return Double.isFinite(value)
+        && Double.isFinite(limit)
         && (atMost ? value <= limit : value >= limit);
   }
 }

@@ -56,8 +56,9 @@ final class Targets {
    *
    * @param scenarios the scenarios it needs; it is left out when one did not run
    * @param system the system it holds to the limit (one of ours)
-   * @param floor the cheapest client that does what a correct lock of the same kind must (the
-   *     smallest scripts it needs), whose same figure the target also reports, or null for none
+   * @param floor the floor of its kind: the cheapest client measured here that does no more than a
+   *     correct lock of the same kind must (at most the smallest scripts it needs), so a figure no
+   *     such lock beats; the target also reports its figure. Null for none
    * @param figure the target's figure for a system
    * @param limitRule how a limit that depends on the run is computed, or null for a fixed one
    */
@@ -89,7 +90,8 @@ final class Targets {
 
   /**
    * The same for scenario 3's handoffs: within one client, one step of the smallest owner-checking
-   * script; between processes, a compare-and-delete on the lead, then a take that writes the token.
+   * script (which fences nothing, so for the fenced handoff it is a bound below the floor of its
+   * kind); between processes, a compare-and-delete on the lead, then a take that writes the token.
    */
   private static final Map<String, String> HANDOFF_FLOOR =
       Map.of(
@@ -344,7 +346,6 @@ final class Targets {
    * client's): p50, client and server CPU per operation in scenario 1, throughput in scenario 2.
    */
   private static List<Reference> againstScriptedFloors(String id, Figures medians) {
-    Map<String, String> floorOf = Map.of(UNFENCED, FLOOR_RAW_CAD, FENCED, FLOOR_RAW_FENCED);
     Map<String, ToDoubleFunction<Stats>> figures = new LinkedHashMap<>();
     if (id.equals("2")) {
       figures.put("ops", Stats::opsPerSec);
@@ -365,7 +366,7 @@ final class Targets {
                         + " host; not a target"));
           }
           for (String system : List.of(UNFENCED, FENCED)) {
-            String floor = floorOf.get(system);
+            String floor = SCRIPTED_FLOOR.get(system);
             references.add(
                 new Reference(
                     "s"

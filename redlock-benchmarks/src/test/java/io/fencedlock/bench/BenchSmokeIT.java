@@ -115,7 +115,8 @@ final class BenchSmokeIT {
         JsonObject check = t.getAsJsonObject("floorOfItsKind");
         assertThat(check).as(t.get("name").getAsString()).isNotNull();
         assertThat(check.get("system").getAsString()).isEqualTo(floor);
-        assertThat(check.get("value").getAsDouble()).isPositive();
+        // Not positive: a floor may finish no handoff in the tiny plan's window (p50 0).
+        assertThat(check.get("value").getAsDouble()).isNotNegative();
         assertThat(check.keySet()).contains("met");
       }
     }

@@ -138,10 +138,14 @@ final class TargetsTest {
     s3.add(Systems.FLOOR_RAW_HANDOFF_SCRIPT, measurement(600, 100)); // 3 RT
     s3.add(Systems.FLOOR_RAW_HANDOFF_2_STEPS_SCRIPT, measurement(700, 100)); // 3.5 RT
     s3.add(Systems.FENCED, measurement(800, 100));
+    s3.add(Systems.UNFENCED, measurement(700, 100));
     s3.add(Systems.FENCED_SEPARATE, measurement(1_000, 100));
     s3.add(Systems.REDISSON_REDLOCK, measurement(900, 100));
     scenario("1-many").add(Systems.FLOOR_RAW, measurement(400, 100));
     run.get("1-many").add(Systems.FENCED, measurement(500, 100));
+    ScenarioResult s4 = scenario("4");
+    s4.add(Systems.REDISSON_REDLOCK, measurement(4_000, 100));
+    s4.add(Systems.FENCED, measurement(1_000, 100));
 
     Map<String, Target> targets = byName(Targets.check(run));
 
@@ -151,6 +155,11 @@ final class TargetsTest {
     assertFloor(targets.get("s2.fenced_ops_over_floorRaw"), "floor-raw-fenced", 0.6, false);
     assertFloor(
         targets.get("s3.fenced_handoff_p50_in_round_trips"), "floor-raw-handoff-script", 3, false);
+    assertFloor(
+        targets.get("s3.unfenced_handoff_p50_in_round_trips"),
+        "floor-raw-handoff-script",
+        3,
+        false);
     assertFloor(
         targets.get("s3.fenced8instances_handoff_p50_in_round_trips"),
         "floor-raw-handoff-2-steps-script",
@@ -172,6 +181,9 @@ final class TargetsTest {
     assertThat(targets.get("s1-many.fenced_p50_over_floorRaw").floorOfItsKind())
         .as("scenario 1-many runs no scripted floor")
         .isNull();
+    assertThat(targets.get("s4.redissonRedLock_p50_over_fenced").floorOfItsKind())
+        .as("nor does scenario 4")
+        .isNull();
   }
 
   @Test
@@ -180,10 +192,14 @@ final class TargetsTest {
     s1.add(Systems.FLOOR_RAW, measurement(400, 100));
     s1.add(Systems.FLOOR_RAW_FENCED, measurement(500, 120));
     s1.add(Systems.FENCED, measurement(560, 170));
+    s1.add(Systems.UNFENCED, measurement(420, 130)); // its floor, floor-raw-cad, did not run
 
     String markdown = Tables.markdown(run, Targets.check(run));
 
     assertThat(markdown)
+        .containsPattern(
+            "\\| s1\\.fenced_cpu_per_op_over_floorRaw \\|.*\\| floor-raw-fenced 1\\.20, met \\|")
+        .containsPattern("\\| s1\\.unfenced_p50_over_floorRaw \\|.*\\| yes \\| – \\|")
         .contains("| s1.fenced_p50_over_floorRaw | 1.40 |")
         .containsPattern(
             "\\| s1\\.fenced_p50_over_floorRaw \\|.*\\| floor-raw-fenced 1\\.25,"
