@@ -8,12 +8,15 @@ import org.jspecify.annotations.Nullable;
  */
 record Range(double min, double max) {
 
-  /** The range of {@code values}, leaving out NaN; null if nothing is left. */
+  /**
+   * The range of {@code values}, leaving out NaN and the infinities (figures without a value, and
+   * divisions by zero); null if nothing is left.
+   */
   static @Nullable Range of(double[] values) {
     double min = Double.POSITIVE_INFINITY;
     double max = Double.NEGATIVE_INFINITY;
     for (double v : values) {
-      if (!Double.isNaN(v)) {
+      if (Double.isFinite(v)) {
         min = Math.min(min, v);
         max = Math.max(max, v);
       }

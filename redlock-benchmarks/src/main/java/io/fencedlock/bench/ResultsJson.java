@@ -27,17 +27,18 @@ final class ResultsJson {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("run", info.toMap());
     ScenarioResult s1 = scenarios.get("1");
-    root.put("roundTripMicros", s1 == null ? null : nanToNull(round(Targets.roundTripMicros(s1))));
+    root.put(
+        "roundTripMicros", s1 == null ? null : valueOrNull(round(Targets.roundTripMicros(s1))));
     root.put("roundTripSystem", Targets.ROUND_TRIP_SYSTEM);
     root.put(
         "floorNRoundTripMicros",
-        s1 == null ? null : nanToNull(round(Targets.floorNRoundTripMicros(s1))));
+        s1 == null ? null : valueOrNull(round(Targets.floorNRoundTripMicros(s1))));
     ScenarioResult s1idle = scenarios.get("1-idle");
     root.put(
         "idleSurchargeMicros",
         s1 == null || s1idle == null
             ? null
-            : nanToNull(round(Targets.idleSurchargeMicros(s1, s1idle))));
+            : valueOrNull(round(Targets.idleSurchargeMicros(s1, s1idle))));
     List<Object> list = new ArrayList<>();
     scenarios.values().forEach(s -> list.add(scenario(s)));
     root.put("scenarios", list);
@@ -45,8 +46,8 @@ final class ResultsJson {
     for (Target t : targets) {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", t.name());
-      entry.put("value", nanToNull(round(t.value())));
-      entry.put("limit", nanToNull(round(t.limit())));
+      entry.put("value", valueOrNull(round(t.value())));
+      entry.put("limit", valueOrNull(round(t.limit())));
       entry.put("comparison", t.atMost() ? "<=" : ">=");
       entry.put("met", t.met());
       if (t.limitRule() != null) {
@@ -59,7 +60,7 @@ final class ResultsJson {
       if (floor != null) {
         Map<String, Object> floorEntry = new LinkedHashMap<>();
         floorEntry.put("system", floor.system());
-        floorEntry.put("value", nanToNull(round(floor.value())));
+        floorEntry.put("value", valueOrNull(round(floor.value())));
         floorEntry.put("met", floor.met());
         entry.put("floorOfItsKind", floorEntry);
       }
@@ -70,7 +71,7 @@ final class ResultsJson {
     for (Targets.Reference reference : Targets.references(scenarios)) {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", reference.name());
-      entry.put("value", nanToNull(round(reference.value())));
+      entry.put("value", valueOrNull(round(reference.value())));
       entry.put("meaning", reference.meaning());
       referenceList.add(entry);
     }
@@ -143,7 +144,7 @@ final class ResultsJson {
   }
 
   /** Null for a figure that has no value (a system that did not run, a division by zero). */
-  static @Nullable Double nanToNull(double v) {
+  static @Nullable Double valueOrNull(double v) {
     return Double.isFinite(v) ? v : null;
   }
 }

@@ -438,10 +438,13 @@ final class Targets {
     return f -> inRoundTrips(f, system);
   }
 
-  /** {@code system}'s scenario-3 handoff p50 in round trips (half of floor-raw's s1 p50). */
+  /**
+   * {@code system}'s scenario-3 handoff p50 in round trips (half of floor-raw's s1 p50); NaN when
+   * that p50 is 0, as a ratio to a zero is.
+   */
   private static double inRoundTrips(Figures f, String system) {
-    return f.get("3", system, Stats::p50)
-        / (f.get("1", ROUND_TRIP_SYSTEM, Stats::p50) / FLOOR_ROUND_TRIPS);
+    double roundTrip = f.get("1", ROUND_TRIP_SYSTEM, Stats::p50) / FLOOR_ROUND_TRIPS;
+    return roundTrip == 0 ? Double.NaN : f.get("3", system, Stats::p50) / roundTrip;
   }
 
   private static double figure(
