@@ -27,18 +27,14 @@ final class ResultsJson {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("run", info.toMap());
     ScenarioResult s1 = scenarios.get("1");
-    root.put(
-        "roundTripMicros", s1 == null ? null : valueOrNull(round(Targets.roundTripMicros(s1))));
+    root.put("roundTripMicros", s1 == null ? null : rounded(Targets.roundTripMicros(s1)));
     root.put("roundTripSystem", Targets.ROUND_TRIP_SYSTEM);
     root.put(
-        "floorNRoundTripMicros",
-        s1 == null ? null : valueOrNull(round(Targets.floorNRoundTripMicros(s1))));
+        "floorNRoundTripMicros", s1 == null ? null : rounded(Targets.floorNRoundTripMicros(s1)));
     ScenarioResult s1idle = scenarios.get("1-idle");
     root.put(
         "idleSurchargeMicros",
-        s1 == null || s1idle == null
-            ? null
-            : valueOrNull(round(Targets.idleSurchargeMicros(s1, s1idle))));
+        s1 == null || s1idle == null ? null : rounded(Targets.idleSurchargeMicros(s1, s1idle)));
     List<Object> list = new ArrayList<>();
     scenarios.values().forEach(s -> list.add(scenario(s)));
     root.put("scenarios", list);
@@ -46,8 +42,8 @@ final class ResultsJson {
     for (Target t : targets) {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", t.name());
-      entry.put("value", valueOrNull(round(t.value())));
-      entry.put("limit", valueOrNull(round(t.limit())));
+      entry.put("value", rounded(t.value()));
+      entry.put("limit", rounded(t.limit()));
       entry.put("comparison", t.atMost() ? "<=" : ">=");
       entry.put("met", t.met());
       if (t.limitRule() != null) {
@@ -60,7 +56,7 @@ final class ResultsJson {
       if (floor != null) {
         Map<String, Object> floorEntry = new LinkedHashMap<>();
         floorEntry.put("system", floor.system());
-        floorEntry.put("value", valueOrNull(round(floor.value())));
+        floorEntry.put("value", rounded(floor.value()));
         floorEntry.put("met", floor.met());
         entry.put("floorOfItsKind", floorEntry);
       }
@@ -71,7 +67,7 @@ final class ResultsJson {
     for (Targets.Reference reference : Targets.references(scenarios)) {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", reference.name());
-      entry.put("value", valueOrNull(round(reference.value())));
+      entry.put("value", rounded(reference.value()));
       entry.put("meaning", reference.meaning());
       referenceList.add(entry);
     }
@@ -138,13 +134,16 @@ final class ResultsJson {
     return bases;
   }
 
-  /** To three decimals; NaN and the infinities stay as they are (Math.round turns NaN into 0). */
-  static double round(double v) {
-    return Double.isFinite(v) ? Math.round(v * 1000) / 1000.0 : v;
+  /**
+   * To three decimals, or null for a figure that has no value (a system that did not run, a
+   * division by zero): checked before rounding, since Math.round turns NaN into 0.
+   */
+  private static @Nullable Double rounded(double v) {
+    return Double.isFinite(v) ? round(v) : null;
   }
 
-  /** Null for a figure that has no value (a system that did not run, a division by zero). */
-  static @Nullable Double valueOrNull(double v) {
-    return Double.isFinite(v) ? v : null;
+  /** To three decimals; for figures that always have a value (a {@link Range}'s). */
+  private static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
   }
 }

@@ -151,7 +151,7 @@ final class Targets {
                 s,
                 system,
                 SCRIPTED_FLOOR.get(system),
-                overFloorRaw(s, Stats::p50),
+                over(s, FLOOR_RAW, Stats::p50),
                 system.equals(UNFENCED) ? 1.10 : 1.15));
       }
       if (s.equals("1")) {
@@ -162,7 +162,7 @@ final class Targets {
                   s,
                   system,
                   SCRIPTED_FLOOR.get(system),
-                  overFloorRaw(s, Stats::cpuMicrosPerOp),
+                  over(s, FLOOR_RAW, Stats::cpuMicrosPerOp),
                   1.5));
         }
       }
@@ -174,7 +174,7 @@ final class Targets {
               List.of("2"),
               system,
               SCRIPTED_FLOOR.get(system),
-              overFloorRaw("2", Stats::opsPerSec),
+              over("2", FLOOR_RAW, Stats::opsPerSec),
               f -> 0.9,
               false,
               null));
@@ -198,7 +198,7 @@ final class Targets {
               "3",
               system,
               HANDOFF_FLOOR.get(system),
-              (f, sys) -> ratio("3", sys, REDISSON_REDLOCK, Stats::p50).applyAsDouble(f),
+              over("3", REDISSON_REDLOCK, Stats::p50),
               1.0));
     }
     for (String system : List.of(FENCED, UNFENCED)) {
@@ -208,7 +208,7 @@ final class Targets {
               List.of("1"),
               system,
               SCRIPTED_FLOOR.get(system),
-              (f, sys) -> ratio("1", REDISSON_REDLOCK, sys, Stats::p50).applyAsDouble(f),
+              redissonRedLockOver("1"),
               f ->
                   SHARE_OF_FLOOR_N_BOUND
                       * ratio("1", REDISSON_REDLOCK, FLOOR_N, Stats::p50).applyAsDouble(f),
@@ -222,7 +222,7 @@ final class Targets {
               List.of("4"),
               system,
               SCRIPTED_FLOOR.get(system), // not run in scenario 4: no floor is reported there
-              (f, sys) -> ratio("4", REDISSON_REDLOCK, sys, Stats::p50).applyAsDouble(f),
+              redissonRedLockOver("4"),
               f -> 3,
               false,
               null));
@@ -421,9 +421,14 @@ final class Targets {
     return new Definition(name, List.of(scenario), system, floor, figure, f -> limit, true, null);
   }
 
-  /** A system's {@code figure} in {@code scenario} over floor-raw's. */
-  private static Figure overFloorRaw(String scenario, ToDoubleFunction<Stats> figure) {
-    return (f, system) -> ratio(scenario, system, FLOOR_RAW, figure).applyAsDouble(f);
+  /** A system's {@code figure} in {@code scenario} over {@code base}'s. */
+  private static Figure over(String scenario, String base, ToDoubleFunction<Stats> figure) {
+    return (f, system) -> ratio(scenario, system, base, figure).applyAsDouble(f);
+  }
+
+  /** Redisson RedLock's p50 in {@code scenario} over a system's. */
+  private static Figure redissonRedLockOver(String scenario) {
+    return (f, system) -> ratio(scenario, REDISSON_REDLOCK, system, Stats::p50).applyAsDouble(f);
   }
 
   private static ToDoubleFunction<Figures> ratio(
