@@ -41,13 +41,14 @@ final class DefaultLease implements Lease {
   private final Duration ttl;
 
   /**
-   * Completes when the lease is lost; cancelled when it is released (or its client closes) first.
+   * Completes when the lease is lost (closing the client loses it if kept alive); cancelled when it
+   * is released first.
    */
   private final CompletableFuture<LeaseLoss> lostSignal = new CompletableFuture<>();
 
   /** How {@link #lostSignal} ends when the lease ends without loss: it reads as cancelled. */
   private static final CancellationException ENDED_WITHOUT_LOSS =
-      new CancellationException("the lease ended without loss (released, or its client closed)");
+      new CancellationException("the lease ended without loss (released)");
 
   private volatile @Nullable Renewer renewer;
 
@@ -128,7 +129,11 @@ final class DefaultLease implements Lease {
 
   @Override
   public CompletionStage<Boolean> extendAsync(Duration ttl) {
-    Validity.checkTtl("ttl", ttl, ctx.config().driftFactor(), ctx.config().maxLeaseTtl());
+    try {
+      Validity.checkTtl("ttl", ttl, ctx.config().driftFactor(), ctx.config().maxLeaseTtl());
+    } catch (IllegalArgumentException invalid) {
+      return CompletableFuture.<Boolean>failedFuture(invalid).minimalCompletionStage();
+    }
     return extending(ttl, true).thenApply(ExtendOutcome::confirmed).minimalCompletionStage();
   }
 
@@ -267,6 +272,17 @@ final class DefaultLease implements Lease {
     }
   }
 
+  /**
+   * Its client closes while keeping it alive: it is lost, as nothing renews it any more (see {@link
+   * KeptAlive#loseAll}).
+   */
+  void loseToClosing() {
+    markLost(
+        LeaseLoss.Reason.CLIENT_CLOSED,
+        "its client was closed: renewal stopped, and the lease runs out with its validity",
+        List.of());
+  }
+
   /** Whether the lease was released or lost (an expired one is neither). */
   boolean isOver() {
     return state.get().over();
@@ -313,11 +329,11 @@ final class DefaultLease implements Lease {
       throw new LockExpiredException(
           "cannot keep the lease on '" + resource + "' alive: it is no longer valid");
     }
-    Renewer started = new Renewer(this, ctx, renewTtl, policy);
+    Renewer started = new Renewer(this, ctx, ttl, renewTtl, policy);
     keptAliveKey = ctx.keptAlive().add(this);
     renewer = started;
     if (ctx.isClosed()) { // closed while registering: closing may have missed it
-      stopRenewal();
+      loseToClosing();
       throw new IllegalStateException(
           "cannot keep the lease on '" + resource + "' alive: its Redlock is closed");
     }
@@ -434,7 +450,7 @@ final class DefaultLease implements Lease {
   /**
    * Stops renewal for good, and tells {@link #lost()}'s dependents the lease ended without loss.
    */
-  void stopRenewal() {
+  private void stopRenewal() {
     forgetRenewal();
     if (!state.get().lost) { // a loss already declared keeps its signal, even if released now
       // As cancel(false) would, without a new exception and its stack trace per release (about

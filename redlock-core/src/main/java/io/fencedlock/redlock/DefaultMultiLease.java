@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A {@link MultiLease} of one {@link DefaultRedlock}. Thread-safe. */
@@ -17,6 +18,10 @@ final class DefaultMultiLease implements MultiLease {
   private final Map<String, Long> tokens = new LinkedHashMap<>();
   private final AtomicLong deadline;
   private final AtomicBoolean released = new AtomicBoolean();
+
+  /** Extend calls made so far: each reserves its slot before it is sent. */
+  private final AtomicInteger extensions = new AtomicInteger();
+
   private final List<CompletableFuture<NodeReply>> acquireSettled;
 
   DefaultMultiLease(
@@ -79,6 +84,11 @@ final class DefaultMultiLease implements MultiLease {
     if (!isValid()) {
       throw new LockExpiredException(
           "cannot extend the lease on " + resources + ": it is no longer valid");
+    }
+    int max = ctx.config().maxExtensions();
+    if (extensions.getAndUpdate(made -> Math.min(made + 1, max)) >= max) {
+      throw new IllegalStateException(
+          "the lease on " + resources + " was already extended maxExtensions = " + max + " times");
     }
     Nodes nodes = ctx.nodes();
     List<CompletableFuture<NodeReply>> calls =

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +51,12 @@ final class DefaultRedlock implements Redlock {
 
   /** Completes once {@link #closeAsync()} has finished closing. */
   private final CompletableFuture<Void> closedDown = new CompletableFuture<>();
+
+  /**
+   * The thread that is losing the kept-alive leases in {@link #closeAsync()}: their loss callbacks
+   * run on it, and a {@link #close()} from one of them must not wait for the closing it is inside.
+   */
+  private volatile @Nullable Thread losingLeases;
 
   private DefaultRedlock(RedlockConfig config, LockContext ctx) {
     this.config = config;
@@ -375,13 +382,16 @@ final class DefaultRedlock implements Redlock {
   /**
    * Fails every pending call, then waits for the releases and attempts in flight (a lease such an
    * attempt gains is released), then closes the driver and the scheduler. Called on one of this
-   * client's own threads (from a callback), it cannot wait for that thread: it fails the pending
-   * calls at once and finishes closing in the background.
+   * client's own threads (from a callback), or from a loss callback that closing itself runs, it
+   * cannot wait for that thread: it fails the pending calls at once and finishes closing in the
+   * background.
    */
   @Override
   public void close() {
     CompletableFuture<Void> closing = closeAsync().toCompletableFuture();
-    if (!ctx.nodes().driver().isDriverThread() && !timers.isSchedulerThread()) {
+    if (!ctx.nodes().driver().isDriverThread()
+        && !timers.isSchedulerThread()
+        && losingLeases != Thread.currentThread()) {
       Futures.await(closing, Nodes.callBoundNanos(config) + CLOSE_MARGIN_NANOS);
     }
   }
@@ -390,7 +400,12 @@ final class DefaultRedlock implements Redlock {
   public CompletionStage<Void> closeAsync() {
     if (closed.compareAndSet(false, true)) {
       releases.stopHandoffs();
-      ctx.keptAlive().stopAll();
+      losingLeases = Thread.currentThread();
+      try {
+        ctx.keptAlive().loseAll();
+      } finally {
+        losingLeases = null;
+      }
       if (!ctx.env().reintroduces(Regression.CLOSE_LEAVES_WAITING_ACQUIRES)) {
         new java.util.TreeMap<>(pending)
             .values() // in call order

@@ -3,6 +3,7 @@ package io.fencedlock.redlock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -93,13 +94,32 @@ public final class FencedLock implements Lock {
     }
     boolean held = false;
     try {
-      Optional<Lease> gained = redlock.tryAcquire(resource, options.ttl());
+      Optional<Lease> gained = attemptUninterruptibly();
       held = gained.isPresent() && hold(gained.get());
       return held;
     } finally {
       if (!held) {
         local.unlock();
       }
+    }
+  }
+
+  /**
+   * One attempt, waited for whatever the interrupt flag says: {@link Lock#tryLock()} is not
+   * interruptible, so an interrupt neither stops it nor is lost (the flag stays set).
+   */
+  private Optional<Lease> attemptUninterruptibly() {
+    try {
+      return redlock
+          .tryAcquireAsync(resource, options.ttl())
+          .toCompletableFuture()
+          .orTimeout(Nodes.callBoundNanos(redlock.config()), TimeUnit.NANOSECONDS)
+          .join(); // a lease gained after the bound is released by the attempt itself
+    } catch (CompletionException e) {
+      Throwable cause = Futures.unwrap(e);
+      throw cause instanceof RuntimeException runtime
+          ? runtime
+          : new RedlockException("the attempt on '" + resource + "' failed", cause);
     }
   }
 
@@ -124,33 +144,55 @@ public final class FencedLock implements Lock {
     }
   }
 
-  /** Acquires from the nodes, for the thread that holds {@link #local} for the first time. */
+  /**
+   * Acquires from the nodes within {@code maxWait}, for the thread that holds {@link #local} for
+   * the first time; a lease lost on arrival (see {@link #hold}) is given back and another acquired.
+   */
   private boolean acquireFromNodes(Duration maxWait) throws InterruptedException {
-    if (Thread.interrupted()) {
-      throw new InterruptedException();
-    }
-    try {
-      return hold(redlock.acquire(resource, options.ttl(), maxWait));
-    } catch (LockAcquisitionException notInTime) {
-      return false;
-    } catch (RedlockException e) {
+    long giveUpAt = System.nanoTime() + maxWait.toNanos();
+    while (true) {
       if (Thread.interrupted()) {
-        InterruptedException interrupted =
-            new InterruptedException("interrupted while waiting for the lock");
-        interrupted.initCause(e);
-        throw interrupted;
+        throw new InterruptedException();
       }
-      throw e;
+      long left = Math.max(0, giveUpAt - System.nanoTime());
+      try {
+        if (hold(redlock.acquire(resource, options.ttl(), Duration.ofNanos(left)))) {
+          return true;
+        }
+      } catch (LockAcquisitionException notInTime) {
+        return false;
+      } catch (RedlockException e) {
+        if (Thread.interrupted()) {
+          InterruptedException interrupted =
+              new InterruptedException("interrupted while waiting for the lock");
+          interrupted.initCause(e);
+          throw interrupted;
+        }
+        throw e;
+      }
+      if (left == 0) {
+        return false;
+      }
     }
   }
 
-  /** Starts keeping {@code gained} alive and makes it this holding's; releases it if that fails. */
+  /**
+   * Starts keeping {@code gained} alive and makes it this holding's; releases it if that fails, or
+   * if it is lost or ran out already (it came too late in its validity for a renewal to finish):
+   * the lock is never held on a lease lost from the start.
+   */
   private boolean hold(Lease gained) {
     try {
       gained.keepAlive(options.renewal());
+    } catch (LockExpiredException ranOut) {
+      // no longer valid when it came: given back below
     } catch (RuntimeException e) {
       gained.close();
       throw e;
+    }
+    if (!gained.isValid()) {
+      gained.close();
+      return false;
     }
     lease = gained;
     return true;

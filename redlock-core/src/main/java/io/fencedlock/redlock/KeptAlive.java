@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The leases of one client that are being kept alive, so that closing the client can stop their
- * renewal, in the order they started (the same in every run of the simulator). Thread-safe.
+ * The leases of one client that are being kept alive, so that closing the client can end them, in
+ * the order they started (the same in every run of the simulator). Thread-safe.
  */
 final class KeptAlive {
   private final Map<Long, DefaultLease> leases = new ConcurrentHashMap<>();
@@ -24,13 +24,17 @@ final class KeptAlive {
     leases.remove(key);
   }
 
-  /** Stops every renewal (the client is closing); their leases' loss signals are cancelled. */
-  void stopAll() {
+  /**
+   * The client is closing: every lease kept alive is lost ({@link LeaseLoss.Reason#CLIENT_CLOSED}),
+   * which stops its renewal and tells its holder to stop, as any loss does. Without renewal the
+   * lease runs out while the holder may still work, so the holder must hear of it.
+   */
+  void loseAll() {
     List<Long> keys = leases.keySet().stream().sorted().toList();
     for (Long key : keys) {
       DefaultLease lease = leases.remove(key);
       if (lease != null) {
-        lease.stopRenewal();
+        lease.loseToClosing();
       }
     }
   }

@@ -108,31 +108,36 @@ public interface Lease extends AutoCloseable {
 
   /**
    * Keeps the lease alive on the client's own scheduler while work runs (see {@link Renewal}): an
-   * extend every fraction of the TTL, each counting only inside the current validity and never
-   * re-creating a key, bounded by the policy's caps. When a renewal cannot get a quorum to confirm
-   * in time, the nodes say the lock is no longer ours, or a cap is reached, the lease is lost:
-   * {@link #isValid()} turns false and {@link #lost()} completes, at the latest a node timeout and
-   * a twentieth of the TTL before the validity runs out (a watchdog sees to it, even with a renewal
-   * still in flight), unless this process itself was paused past that point: the loss then says
-   * {@link LeaseLoss.Reason#EXPIRED}. Renewal stops on release, on loss and when the client closes.
+   * extend every fraction of the TTL (the first after that fraction of the shorter of the lease's
+   * and the renewal TTL), each counting only inside the current validity and never re-creating a
+   * key, bounded by the policy's caps. When a renewal cannot get a quorum to confirm in time, the
+   * nodes say the lock is no longer ours, or a cap is reached, the lease is lost: {@link
+   * #isValid()} turns false and {@link #lost()} completes, at the latest a node timeout and a
+   * twentieth of the TTL last confirmed (the lease's own until a renewal confirms, then the renewal
+   * TTL) before the validity runs out (a watchdog sees to it, even with a renewal still in flight),
+   * unless this process itself was paused past that point: the loss then says {@link
+   * LeaseLoss.Reason#EXPIRED}. A lease too late in its validity for a renewal to finish is lost
+   * before this method returns. Renewal stops on release and on loss; closing the client loses the
+   * lease ({@link LeaseLoss.Reason#CLIENT_CLOSED}).
    *
    * <p>Renewal narrows the window of a slow holder; it does not close it: a holder paused longer
    * than the remaining validity cannot renew, and only the fencing token keeps its late writes out.
    *
    * @return this lease
-   * @throws IllegalStateException if the lease is already kept alive
+   * @throws IllegalStateException if the lease is already kept alive, or its client is closed (the
+   *     lease is then lost)
    * @throws LockExpiredException if the lease is no longer valid
-   * @throws IllegalArgumentException if the policy's TTL is invalid for this client, or leaves no
-   *     time to renew in (a renewal window closes two node timeouts and a twentieth of the TTL
-   *     before the validity does)
+   * @throws IllegalArgumentException if the policy's TTL is invalid for this client, or it or the
+   *     lease's own TTL leaves no time to renew in (a renewal window closes two node timeouts and a
+   *     twentieth of the TTL before the validity does)
    */
   Lease keepAlive(Renewal policy);
 
   /**
    * Completes with the reason when the lease is lost before its release (renewal failed or hit its
-   * cap, or an extend learned the lock is no longer ours); cancelled when the lease is released, or
-   * its client closed, without being lost. Dependents run on the client's threads: do not block in
-   * them.
+   * cap, an extend learned the lock is no longer ours, or the client was closed while keeping it
+   * alive); cancelled when the lease is released without being lost. Dependents run on the client's
+   * threads (or the thread that closes the client): do not block in them.
    */
   CompletionStage<LeaseLoss> lost();
 

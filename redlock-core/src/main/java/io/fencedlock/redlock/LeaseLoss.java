@@ -35,6 +35,11 @@ public record LeaseLoss(
      * The validity ran out before the holder could be told: this process itself was paused (GC,
      * SIGSTOP, swapping) past the loss deadline. Another client may hold the lock already.
      */
-    EXPIRED
+    EXPIRED,
+    /**
+     * The client was closed while it kept the lease alive: renewal stopped, and closing does not
+     * release the lease, so its key runs out with the validity left, time for the holder to stop.
+     */
+    CLIENT_CLOSED
   }
 }

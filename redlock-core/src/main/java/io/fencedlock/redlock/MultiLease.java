@@ -36,9 +36,12 @@ public interface MultiLease extends AutoCloseable {
 
   /**
    * Makes every lock last at least {@code ttl} from now on each node where all of them are still
-   * ours (never shortening, never re-creating a key); true if a quorum confirmed in time.
+   * ours (never shortening, never re-creating a key); true if a quorum confirmed in time. Each call
+   * counts towards {@link RedlockConfig#maxExtensions()}, succeeded or not.
    *
+   * @throws IllegalArgumentException if {@code ttl} is invalid, as for {@link Lease#extend}
    * @throws LockExpiredException if the validity had already run out, or the lease was released
+   * @throws IllegalStateException if the configured maximum number of extensions was reached
    */
   boolean extend(Duration ttl);
 

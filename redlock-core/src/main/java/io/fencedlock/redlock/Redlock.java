@@ -214,7 +214,10 @@ public interface Redlock extends AutoCloseable {
    * with a {@link RedlockException}; then closing waits for the attempts still in flight (a lease
    * one of them gains is released), the deletes of recent releases still on their way to slower
    * nodes, and local handoffs in flight, each bounded by node timeouts, so closing does not leave
-   * lock keys behind. Releases made while or after closing are not handed off. Idempotent.
+   * lock keys behind. Releases made while or after closing are not handed off. Every lease this
+   * client keeps alive is lost ({@link LeaseLoss.Reason#CLIENT_CLOSED}), so {@link #withLock}
+   * interrupts its work (and {@link #withLockAsync} cancels it); such a lease is not released by
+   * closing. Idempotent.
    */
   @Override
   void close();

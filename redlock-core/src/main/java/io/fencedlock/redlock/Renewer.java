@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
  * it cannot. Two timers:
  *
  * <ul>
- *   <li>renewals: an extend every {@link Renewal#interval()} of the renewal TTL, the first no later
- *       than the validity allows, a failed one retried while a retry could still finish before the
- *       loss deadline;
+ *   <li>renewals: an extend every {@link Renewal#interval()} of the renewal TTL, the first after
+ *       that fraction of the shorter of the lease's and the renewal TTL, each no later than the
+ *       validity allows, a failed one retried while a retry could still finish before the loss
+ *       deadline;
  *   <li>a watchdog at the loss deadline, {@link #lossMarginNanos} before the validity runs out: if
  *       no renewal has moved the deadline by then, the lease is lost, whatever renewals are still
  *       in flight. So the holder hears of the loss while validity is left, unless this process
@@ -29,6 +30,7 @@ final class Renewer {
   private final LockContext ctx;
   private final Duration ttl;
   private final long intervalNanos;
+  private final long firstIntervalNanos;
   private final long holdUntil;
   private final int maxRenewals;
 
@@ -39,10 +41,14 @@ final class Renewer {
   private final long retryNanos;
 
   /**
-   * How long before the validity runs out the holder is told of a loss: an extend's duration and a
-   * twentieth of the TTL (at least 2 ms), time for the holder to stop its work.
+   * How long before the validity runs out the holder is told of a loss (see {@link #marginNanos}),
+   * for the TTL of the validity held: the lease's own until a renewal confirms, then the renewal
+   * TTL. A margin of the renewal TTL applied to a shorter lease's validity would leave no time to
+   * renew it.
    */
-  private final long lossMarginNanos;
+  private volatile long lossMarginNanos;
+
+  private final long renewedMarginNanos;
 
   /** Guarded by {@code this}. */
   private int renewals;
@@ -51,49 +57,75 @@ final class Renewer {
   private Scheduler.@Nullable Task nextRenewal;
   private Scheduler.@Nullable Task watchdog;
 
-  Renewer(DefaultLease lease, LockContext ctx, Duration ttl, Renewal policy) {
+  /**
+   * @param leaseTtl the TTL the lease was acquired with
+   * @param ttl the TTL each renewal asks for (see {@link #checkedTtl})
+   */
+  Renewer(DefaultLease lease, LockContext ctx, Duration leaseTtl, Duration ttl, Renewal policy) {
     this.lease = lease;
     this.ctx = ctx;
     this.ttl = ttl;
     this.intervalNanos = Math.max(1, (long) (ttl.toNanos() * policy.interval()));
+    this.firstIntervalNanos =
+        Math.min(intervalNanos, Math.max(1, (long) (leaseTtl.toNanos() * policy.interval())));
     this.holdUntil = ctx.ticker().read() + policy.maxHold().toNanos();
     this.maxRenewals = policy.maxRenewals();
     this.attemptNanos = ctx.config().nodeTimeout().toNanos();
     this.retryNanos =
         Math.max(1, Math.min(intervalNanos / 4, ctx.config().nodeTimeout().toNanos()));
-    this.lossMarginNanos = attemptNanos + Math.max(2_000_000, ttl.toNanos() / 20);
+    this.lossMarginNanos = marginNanos(leaseTtl, ctx.config().nodeTimeout());
+    this.renewedMarginNanos = marginNanos(ttl, ctx.config().nodeTimeout());
+  }
+
+  /**
+   * How long before a validity of {@code ttl} runs out the holder is told of a loss: an extend's
+   * duration and a twentieth of the TTL (at least 2 ms), time for the holder to stop its work.
+   */
+  private static long marginNanos(Duration ttl, Duration nodeTimeout) {
+    return nodeTimeout.toNanos() + Math.max(2_000_000, ttl.toNanos() / 20);
   }
 
   /**
    * Checks a renewal policy for a lease of {@code leaseTtl} on a client with {@code config}: the
-   * renewal TTL must be valid for it and leave time to renew in.
+   * renewal TTL must be valid for it, and both TTLs must leave time to renew in (the lease's for
+   * the first renewal, the renewal TTL for the others).
    *
    * @throws IllegalArgumentException otherwise
    */
   static Duration checkedTtl(RedlockConfig config, Duration leaseTtl, Renewal policy) {
     Duration renewTtl = policy.ttl() == null ? leaseTtl : policy.ttl();
     Validity.checkTtl("renewal ttl", renewTtl, config.driftFactor(), config.maxLeaseTtl());
-    if (!leavesTimeToRenew(renewTtl, config.nodeTimeout(), config.driftFactor())) {
+    if (!leavesTimeToRenew(renewTtl, config.nodeTimeout(), config.driftFactor())
+        || !leavesTimeToRenew(leaseTtl, config.nodeTimeout(), config.driftFactor())) {
       throw new IllegalArgumentException(
           "renewal ttl "
               + renewTtl
+              + " of a lease of ttl "
+              + leaseTtl
               + " leaves no time to renew with a node timeout of "
               + config.nodeTimeout());
     }
     return renewTtl;
   }
 
-  /** Whether a renewal TTL leaves any time to renew in, given the node timeout. */
+  /** Whether a validity of {@code ttl} leaves any time to renew in, given the node timeout. */
   static boolean leavesTimeToRenew(Duration ttl, Duration nodeTimeout, double driftFactor) {
     long usable = ttl.toNanos() - Validity.driftNanos(ttl, driftFactor);
-    long margin = nodeTimeout.toNanos() + Math.max(2_000_000, ttl.toNanos() / 20);
-    return usable - margin - nodeTimeout.toNanos() > 0;
+    return usable - marginNanos(ttl, nodeTimeout) - nodeTimeout.toNanos() > 0;
   }
 
-  /** Schedules the first renewal (no later than the validity allows) and the watchdog. */
+  /**
+   * Schedules the first renewal (no later than the validity allows) and the watchdog; if no renewal
+   * could finish in time any more, declares the lease lost at once, so that the caller of {@link
+   * Lease#keepAlive} sees the loss when it returns.
+   */
   void start() {
     long now = ctx.ticker().read();
-    scheduleRenewal(Math.min(intervalNanos, latestStart(now)));
+    if (latestStart(now) <= 0) {
+      declareLost(now, "too little validity left for a renewal to finish");
+      return;
+    }
+    scheduleRenewal(Math.min(firstIntervalNanos, latestStart(now)));
     scheduleWatchdog(now);
   }
 
@@ -191,6 +223,7 @@ final class Renewer {
       long started, DefaultLease.@Nullable ExtendOutcome outcome, @Nullable Throwable failure) {
     long now = ctx.ticker().read();
     if (outcome != null && outcome.confirmed()) {
+      lossMarginNanos = renewedMarginNanos; // the validity held is now the renewal TTL's
       scheduleRenewal(Math.min(Math.max(0, started + intervalNanos - now), latestStart(now)));
       return;
     }

@@ -205,6 +205,25 @@ final class CloseAndCancelIT {
   }
 
   @Test
+  void close_calledAgainByALossCallbackThatClosingRuns_returnsWithoutWaitingForItself() {
+    // close()'s own bound (two connect timeouts, each the test's await bound, and more) is far
+    // longer than this test waits.
+    Redlock redlock = Redlock.create(Cluster.config(nodes).build());
+    Lease lease =
+        redlock
+            .acquire(resource, Timing.scaled(Duration.ofSeconds(10)), LockTiming.RETRY_WAIT)
+            .keepAlive(Renewal.defaults());
+    // As a service might: stop everything once the lock is lost. Closing loses the lease and runs
+    // this on the closing thread.
+    lease.lost().thenAccept(loss -> redlock.close());
+
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(redlock::close);
+
+    assertThat(closing).succeedsWithin(Timing.AWAIT);
+    assertThat(lease.lost().toCompletableFuture()).isCompleted();
+  }
+
+  @Test
   void lease_afterItsClientClosed_extendThrowsAndReleaseSendsNothing() {
     Redlock redlock = Redlock.create(Cluster.config(nodes).build());
     Lease lease = redlock.acquire(resource, LONG_TTL, LockTiming.RETRY_WAIT);

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -190,6 +192,61 @@ final class FencedLockIT {
                 redlock.newLock(resource, LockOptions.defaults().withTtl(LockTiming.NODE_TIMEOUT)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(Cluster.holding(nodes, resource)).isZero();
+  }
+
+  @Test
+  void tryLock_withTheInterruptFlagSet_makesItsAttemptAndKeepsTheFlag() {
+    Thread.currentThread().interrupt();
+    boolean held;
+    try {
+      held = lock.tryLock(); // Lock.tryLock() is not interruptible
+    } finally {
+      assertThat(Thread.interrupted()).as("the flag is kept").isTrue();
+    }
+    assertThat(held).isTrue();
+    lock.unlock();
+  }
+
+  @Test
+  void lock_leaseTooLateToRenewWhenItArrives_isGivenBackAndAnotherTaken() {
+    FakeTicker ticker = new FakeTicker();
+    Duration ttl = Timing.scaled(Duration.ofSeconds(2));
+    AtomicReference<Lease> lateOne = new AtomicReference<>();
+    try (Redlock client = Redlock.create(Cluster.config(nodes).ticker(ticker).build())) {
+      // The first lease arrives with too little validity left for a renewal to finish (as after
+      // a slow acquire), though it is still valid.
+      Redlock slowToArrive =
+          (Redlock)
+              Proxy.newProxyInstance(
+                  Redlock.class.getClassLoader(),
+                  new Class<?>[] {Redlock.class},
+                  (proxy, method, args) -> {
+                    Object result;
+                    try {
+                      result = method.invoke(client, args);
+                    } catch (InvocationTargetException e) {
+                      throw e.getCause();
+                    }
+                    if (method.getName().equals("acquire")
+                        && lateOne.compareAndSet(null, (Lease) result)) {
+                      ticker.advance(ttl.multipliedBy(9).dividedBy(10));
+                    }
+                    return result;
+                  });
+      FencedLock late = new FencedLock(slowToArrive, resource, LockOptions.defaults().withTtl(ttl));
+
+      late.lock();
+      try {
+        assertThat(late.lease()).as("not the late lease").isNotSameAs(lateOne.get());
+        assertThat(lateOne.get().lost().toCompletableFuture())
+            .as("the late lease was lost")
+            .isCompletedWithValueMatching(loss -> loss.reason() == LeaseLoss.Reason.RENEWAL_FAILED);
+        assertThat(late.lease().isValid()).isTrue();
+        assertThat(late.lease().lost().toCompletableFuture()).isNotDone();
+      } finally {
+        late.unlock();
+      }
+    }
   }
 
   @Test

@@ -9,6 +9,9 @@ import io.fencedlock.testkit.support.Timing;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -119,6 +122,68 @@ final class LockedWorkIT {
     assertThat(Thread.currentThread().isInterrupted())
         .as("no interrupt leaks to the caller")
         .isFalse();
+  }
+
+  @Test
+  void withLock_clientClosedWhileWorking_interruptsTheWorkThenThrowsLockLost() {
+    CompletableFuture<Void> working = new CompletableFuture<>();
+    AtomicBoolean interrupted = new AtomicBoolean();
+    CompletableFuture<String> result =
+        CompletableFuture.supplyAsync(
+            () ->
+                redlock.withLock(
+                    resource,
+                    options,
+                    lease -> {
+                      working.complete(null);
+                      try {
+                        // Work that runs on unless told: past the await bound of the test.
+                        new CompletableFuture<Void>()
+                            .get(Timing.AWAIT.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+                      } catch (InterruptedException e) {
+                        interrupted.set(true);
+                      } catch (ExecutionException | TimeoutException e) {
+                        // not told: the test fails on the flag
+                      }
+                      return "done";
+                    }));
+    assertThat(working).succeedsWithin(Timing.AWAIT);
+
+    redlock.close();
+
+    assertThat(result)
+        .failsWithin(Timing.AWAIT.multipliedBy(3))
+        .withThrowableThat()
+        .withCauseInstanceOf(LockLostException.class)
+        .withMessageContaining("CLIENT_CLOSED");
+    assertThat(interrupted).as("the work was interrupted").isTrue();
+  }
+
+  @Test
+  void withLockAsync_clientClosedWhileWorking_cancelsTheWorkAndFailsWithLockLost() {
+    CompletableFuture<String> neverEnds = new CompletableFuture<>();
+    CompletableFuture<Void> working = new CompletableFuture<>();
+
+    CompletableFuture<String> result =
+        redlock
+            .withLockAsync(
+                resource,
+                options,
+                lease -> {
+                  working.complete(null);
+                  return neverEnds;
+                })
+            .toCompletableFuture();
+    assertThat(working).succeedsWithin(Timing.AWAIT);
+
+    redlock.close();
+
+    assertThat(neverEnds).as("the work's stage is cancelled").isCancelled();
+    assertThat(result)
+        .failsWithin(Timing.AWAIT)
+        .withThrowableThat()
+        .withCauseInstanceOf(LockLostException.class)
+        .withMessageContaining("CLIENT_CLOSED");
   }
 
   @Test

@@ -51,6 +51,17 @@ final class MultiLockIT {
   }
 
   @Test
+  void extend_beyondMaxExtensions_throwsIllegalState() {
+    try (Redlock capped = Redlock.create(Cluster.config(nodes).maxExtensions(1).build());
+        MultiLease lease = capped.acquireAll(List.of(a, b), TTL, LockTiming.RETRY_WAIT)) {
+      assertThat(lease.extend(TTL)).isTrue();
+      assertThatThrownBy(() -> lease.extend(TTL))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("maxExtensions");
+    }
+  }
+
+  @Test
   void acquireAll_freeResources_locksEachWithItsOwnTokenAndReleasesAll() {
     MultiLease lease = redlock.acquireAll(List.of(a, b, c), TTL, LockTiming.RETRY_WAIT);
 

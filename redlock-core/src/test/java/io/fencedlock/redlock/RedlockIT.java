@@ -368,6 +368,19 @@ final class RedlockIT {
   }
 
   @Test
+  void extendAsync_invalidTtl_failsItsStageInsteadOfThrowing() {
+    try (Lease lease = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
+      CompletableFuture<Boolean> extended = lease.extendAsync(Duration.ZERO).toCompletableFuture();
+
+      assertThat(extended)
+          .failsWithin(Timing.AWAIT)
+          .withThrowableThat()
+          .withCauseInstanceOf(IllegalArgumentException.class)
+          .withMessageContaining("ttl");
+    }
+  }
+
+  @Test
   void close_ownedClient_stopsItsThreads() {
     long before = redlockThreads();
     Redlock extra = Redlock.create(Cluster.config(nodes).build());

@@ -126,6 +126,39 @@ final class RenewalIT {
   }
 
   @Test
+  void keepAlive_renewalTtlLongerThanTheLeaseTtl_renewsInTimeAndKeepsTheLease() {
+    Duration renewalTtl = TTL.multipliedBy(20);
+    Lease lease =
+        redlock
+            .acquire(resource, TTL, LockTiming.RETRY_WAIT)
+            .keepAlive(Renewal.defaults().ttl(renewalTtl));
+    CompletableFuture<LeaseLoss> lost = lease.lost().toCompletableFuture();
+
+    // The first renewal goes while the lease's own, shorter validity lasts, and gives it the long
+    // one; until then the margin of the long TTL must not be applied to the short validity.
+    await()
+        .atMost(Timing.AWAIT)
+        .until(() -> lost.isDone() || lease.remainingValidity().compareTo(TTL) > 0);
+
+    assertThat(lost).as("lost: %s", lost.getNow(null)).isNotDone();
+    assertThat(lease.remainingValidity()).isGreaterThan(TTL);
+    assertThat(lease.release()).isTrue();
+  }
+
+  @Test
+  void keepAlive_leaseTtlLeavingNoTimeToRenewBeforeALongerRenewalTtl_isRefusedNamingBoth() {
+    Duration shortTtl = Timing.scaled(Duration.ofMillis(150));
+    Duration renewalTtl = TTL.multipliedBy(20);
+    Lease lease = redlock.acquire(resource, shortTtl, LockTiming.RETRY_WAIT);
+
+    assertThatThrownBy(() -> lease.keepAlive(Renewal.defaults().ttl(renewalTtl)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(shortTtl.toString())
+        .hasMessageContaining(renewalTtl.toString());
+    lease.release();
+  }
+
+  @Test
   void keepAlive_releasedOrClientClosed_renewalStops() {
     Lease released =
         redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT).keepAlive(Renewal.defaults());
@@ -140,7 +173,11 @@ final class RenewalIT {
         .during(TTL.multipliedBy(2))
         .atMost(TTL.multipliedBy(3))
         .until(() -> expiryReads() == reads);
-    assertEndedWithoutLoss(keptUntilClose);
+    assertEndedWithoutLoss(released);
+    // Closing the client loses what it kept alive: the holder must stop, as for any loss.
+    assertThat(awaitLoss(keptUntilClose.lost().toCompletableFuture()).reason())
+        .isEqualTo(LeaseLoss.Reason.CLIENT_CLOSED);
+    assertThat(keptUntilClose.isValid()).isFalse();
   }
 
   @Test

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  *       granted} | {@code refused} | {@code timed_out} | {@code error} | {@code uninitialized}
  *   <li>{@code redlock.renewals} counter
  *   <li>{@code redlock.leases.lost} counter, tag {@code reason} = {@code renewal_failed} | {@code
- *       no_longer_held} | {@code renewal_limit}
+ *       no_longer_held} | {@code renewal_limit} | {@code expired} | {@code client_closed}
  *   <li>{@code redlock.handoffs} counter
  *   <li>{@code redlock.nodes.excluded} counter: nodes first seen without their marker
  * </ul>
