@@ -143,6 +143,19 @@ final class NodeMembership {
                     : CompletableFuture.completedFuture(false));
   }
 
+  /**
+   * After a failed lock step (single or multi-resource): if every node answered it UNINITIALIZED, a
+   * brand-new deployment that {@code create()} could not initialize (a node was down or slow then),
+   * initializes it and runs the step once more ({@code retry}); otherwise completes with {@code
+   * failed}.
+   */
+  <T> CompletableFuture<T> retryIfAllNew(
+      List<CompletableFuture<NodeReply>> lockStep, Supplier<CompletableFuture<T>> retry, T failed) {
+    return initializeIfAllNew(lockStep)
+        .thenCompose(
+            initialized -> initialized ? retry.get() : CompletableFuture.completedFuture(failed));
+  }
+
   /** At start-up: initializes a brand-new deployment, if every node answers without a marker. */
   CompletableFuture<Boolean> initializeIfNew() {
     List<CompletableFuture<NodeReply>> probes =
