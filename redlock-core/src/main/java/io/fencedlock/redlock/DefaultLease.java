@@ -260,11 +260,7 @@ final class DefaultLease implements Lease {
     lostSignal.complete(loss);
     log.debug("lease on '{}' lost: {}", resource, loss.detail());
     forgetRenewal();
-    try {
-      ctx.metrics().leaseLost(loss.reason());
-    } catch (RuntimeException e) {
-      log.warn("recording a lost lease in the metrics failed", e);
-    }
+    ctx.metrics().leaseLost(loss.reason());
   }
 
   /** Whether the lease was released or lost (an expired one is neither). */

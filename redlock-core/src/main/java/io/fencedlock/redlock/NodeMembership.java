@@ -55,9 +55,13 @@ final class NodeMembership {
   private final AtomicIntegerArray looking;
 
   NodeMembership(
-      Nodes nodes, RedlockConfig config, LongSupplier wallClockMillis, Supplier<String> names) {
+      Nodes nodes,
+      RedlockConfig config,
+      RedlockMetrics metrics,
+      LongSupplier wallClockMillis,
+      Supplier<String> names) {
     this.names = names;
-    this.metrics = config.metrics();
+    this.metrics = metrics;
     this.nodes = nodes;
     this.ticker = config.ticker();
     this.readmitAfterNanos =
