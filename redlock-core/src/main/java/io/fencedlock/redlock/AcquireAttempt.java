@@ -335,9 +335,7 @@ final class AcquireAttempt {
   /** A brand-new deployment answers UNINITIALIZED everywhere: initialize it and try once more. */
   private CompletableFuture<Result> retryIfNew(
       List<CompletableFuture<NodeReply>> calls, Result failed) {
-    return ctx.membership()
-        .initializeIfAllNew(calls)
-        .thenCompose(initialized -> initialized ? phase1(false) : done(failed));
+    return ctx.membership().retryIfAllNew(calls, () -> phase1(false), failed);
   }
 
   /** Whether every granting node of the (quorum-sized) grant set wrote the predicted token. */

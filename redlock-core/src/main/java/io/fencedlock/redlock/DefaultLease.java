@@ -265,11 +265,7 @@ final class DefaultLease implements Lease {
     lostSignal.complete(loss);
     log.debug("lease on '{}' lost: {}", resource, loss.detail());
     forgetRenewal();
-    try {
-      ctx.metrics().leaseLost(loss.reason());
-    } catch (RuntimeException e) {
-      log.warn("recording a lost lease in the metrics failed", e);
-    }
+    ctx.metrics().leaseLost(loss.reason());
   }
 
   /**

@@ -91,8 +91,9 @@ final class DefaultRedlock implements Redlock {
           driver.settingsWarnings().thenAccept(warnings -> warnings.forEach(log::warn)),
           config.connectTimeout(),
           null);
+      RedlockMetrics metrics = IsolatedMetrics.of(config.metrics());
       NodeMembership membership =
-          new NodeMembership(nodes, config, env.wallClockMillis(), env.ids());
+          new NodeMembership(nodes, config, metrics, env.wallClockMillis(), env.ids());
       if (config.fencing()) {
         CompletableFuture<Boolean> initialized = membership.initializeIfNew();
         nodes.awaitOnClose(
@@ -105,6 +106,7 @@ final class DefaultRedlock implements Redlock {
       LockContext ctx =
           new LockContext(
               config,
+              metrics,
               env,
               nodes,
               new KeySpace(config.keyPrefix()),

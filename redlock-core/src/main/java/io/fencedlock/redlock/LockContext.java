@@ -3,9 +3,14 @@ package io.fencedlock.redlock;
 import io.fencedlock.redlock.spi.Environment;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** What attempts and leases of one {@link DefaultRedlock} share. Immutable; thread-safe. */
+/**
+ * What attempts and leases of one {@link DefaultRedlock} share. Immutable; thread-safe.
+ *
+ * @param metrics the configured sink, {@link IsolatedMetrics isolated}: the only way to call it
+ */
 record LockContext(
     RedlockConfig config,
+    RedlockMetrics metrics,
     Environment env,
     Nodes nodes,
     KeySpace keys,
@@ -17,10 +22,6 @@ record LockContext(
 
   Ticker ticker() {
     return config.ticker();
-  }
-
-  RedlockMetrics metrics() {
-    return config.metrics();
   }
 
   /** Whether the client has begun to close. */

@@ -45,8 +45,14 @@ final class MultiLockAttempt {
 
   /**
    * Runs the attempt: the lease, or null after a failure that cleaned up; the future never fails.
+   * On a brand-new deployment (every node UNINITIALIZED) it initializes the nodes and tries once
+   * more, as a single-resource attempt does.
    */
   CompletableFuture<DefaultMultiLease> run() {
+    return run(true);
+  }
+
+  private CompletableFuture<DefaultMultiLease> run(boolean mayInitialize) {
     Nodes nodes = ctx.nodes();
     List<CompletableFuture<NodeReply>> calls =
         nodes.fanOut(
@@ -63,7 +69,12 @@ final class MultiLockAttempt {
             round -> {
               replies = round.replies();
               if (!round.reached()) {
-                return undo();
+                return mayInitialize
+                    ? undo()
+                        .thenCompose(
+                            failed ->
+                                ctx.membership().retryIfAllNew(calls, () -> run(false), failed))
+                    : undo();
               }
               List<Integer> granted = round.granted().stream().map(NodeReply::node).toList();
               List<Long> tokens = tokensOf(granted);

@@ -55,9 +55,13 @@ final class NodeMembership {
   private final AtomicIntegerArray looking;
 
   NodeMembership(
-      Nodes nodes, RedlockConfig config, LongSupplier wallClockMillis, Supplier<String> names) {
+      Nodes nodes,
+      RedlockConfig config,
+      RedlockMetrics metrics,
+      LongSupplier wallClockMillis,
+      Supplier<String> names) {
     this.names = names;
-    this.metrics = config.metrics();
+    this.metrics = metrics;
     this.nodes = nodes;
     this.ticker = config.ticker();
     this.readmitAfterNanos =
@@ -141,6 +145,19 @@ final class NodeMembership {
                 phase1.stream().allMatch(c -> c.join().status() == NodeStatus.UNINITIALIZED)
                     ? initializeAll()
                     : CompletableFuture.completedFuture(false));
+  }
+
+  /**
+   * After a failed lock step (single or multi-resource): if every node answered it UNINITIALIZED, a
+   * brand-new deployment that {@code create()} could not initialize (a node was down or slow then),
+   * initializes it and runs the step once more ({@code retry}); otherwise completes with {@code
+   * failed}.
+   */
+  <T> CompletableFuture<T> retryIfAllNew(
+      List<CompletableFuture<NodeReply>> lockStep, Supplier<CompletableFuture<T>> retry, T failed) {
+    return initializeIfAllNew(lockStep)
+        .thenCompose(
+            initialized -> initialized ? retry.get() : CompletableFuture.completedFuture(failed));
   }
 
   /** At start-up: initializes a brand-new deployment, if every node answers without a marker. */

@@ -4,7 +4,8 @@ package io.fencedlock.redlock;
  * What a client reports about itself, for monitoring. The default records nothing; {@code
  * io.fencedlock.redlock.micrometer.MicrometerMetrics} records into a Micrometer registry
  * (Micrometer is an optional dependency, needed only then). Implementations must be thread-safe and
- * fast: they are called on the client's I/O and timer threads.
+ * fast: they are called on the client's I/O and timer threads. What a method throws is logged (at
+ * WARN the first time that method fails) and ignored: it never changes what the client does.
  */
 public interface RedlockMetrics {
 

@@ -155,6 +155,38 @@ final class HandoffIT {
     }
   }
 
+  /**
+   * A sink that throws must not break a handoff mid-step: the waiter was claimed by the release,
+   * and nothing else wakes it (its retry delay is endless).
+   */
+  @Test
+  void release_withAMetricsSinkThatThrows_handsOverReleasesEverywhereAndClosesPromptly()
+      throws Exception {
+    String resource = "handoff:throwing-metrics";
+    try (Redlock redlock =
+        client(
+            true,
+            RedlockConfig.DEFAULT_MAX_LOCAL_HANDOFFS,
+            LockTiming.NODE_TIMEOUT,
+            new ThrowingMetrics())) {
+      Lease holder = redlock.acquire(resource, TTL, Duration.ZERO);
+      CompletableFuture<Lease> waiter = waitFor(redlock, resource);
+
+      assertThat(holder.release()).isTrue();
+
+      Lease next = waiter.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(next.fencingToken()).isEqualTo(holder.fencingToken() + 1);
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> Cluster.holdingValue(nodes, resource, next.ownerId()) == 5);
+      assertThat(next.release()).isTrue();
+      Cluster.awaitNoKey(nodes, resource);
+      assertThat(redlock.closeAsync().toCompletableFuture())
+          .as("closing waits for no stranded handoff")
+          .succeedsWithin(Timing.AWAIT);
+    }
+  }
+
   @Test
   void close_whileAHandoffIsInFlight_waitsForItsCleanup() {
     String resource = "handoff:close";
@@ -182,6 +214,11 @@ final class HandoffIT {
    * A client whose subscriptions, once a wait ended, linger until it closes ({@link HeldTasks}).
    */
   private static Redlock client(boolean fenced, int maxLocalHandoffs, Duration nodeTimeout) {
+    return client(fenced, maxLocalHandoffs, nodeTimeout, RedlockMetrics.NONE);
+  }
+
+  private static Redlock client(
+      boolean fenced, int maxLocalHandoffs, Duration nodeTimeout, RedlockMetrics metrics) {
     RedlockConfig config =
         RedlockConfig.builder()
             .nodes(nodes.uris())
@@ -191,6 +228,7 @@ final class HandoffIT {
             .retryJitter(Duration.ZERO)
             .fencing(fenced)
             .maxLocalHandoffs(maxLocalHandoffs)
+            .metrics(metrics)
             .build();
     return Redlock.create(config, RespNodeDriver.open(config), HeldTasks.sweeps().environment());
   }

@@ -1,6 +1,7 @@
 package io.fencedlock.redlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.redlock.micrometer.MicrometerMetrics;
 import io.fencedlock.testkit.RedisNodes;
@@ -57,6 +58,34 @@ final class MetricsIT {
           .isGreaterThanOrEqualTo(3);
       assertThat(registry.get("redlock.handoffs").counter().count()).isZero();
       assertThat(registry.get("redlock.nodes.excluded").counter().count()).isZero();
+    }
+  }
+
+  @Test
+  void keepAlive_withAMetricsSinkThatThrows_staysHeldAcrossRenewalsAndReleases() {
+    Duration ttl = Timing.scaled(Duration.ofSeconds(1));
+    try (RedisNodes nodes = RedisNodes.start(5);
+        Redlock redlock =
+            Redlock.create(
+                RedlockConfig.builder()
+                    .nodes(nodes.uris())
+                    .nodeTimeout(Timing.scaled(Duration.ofMillis(100)))
+                    .connectTimeout(Timing.AWAIT)
+                    .metrics(new ThrowingMetrics())
+                    .build())) {
+      Lease lease =
+          redlock
+              .acquire("metrics:throwing", ttl, LockTiming.RETRY_WAIT)
+              .keepAlive(Renewal.defaults());
+
+      // Five TTLs: about fifteen renewals, each of which calls the sink twice.
+      await()
+          .during(ttl.multipliedBy(5))
+          .atMost(ttl.multipliedBy(7))
+          .until(() -> lease.isValid() && !lease.lost().toCompletableFuture().isDone());
+
+      assertThat(lease.release()).isTrue();
+      Cluster.awaitNoKey(nodes, "metrics:throwing");
     }
   }
 

@@ -77,6 +77,30 @@ final class NodeAmnesiaIT {
     }
   }
 
+  /**
+   * Nobody else initializes the nodes here: create() could not (node 4 was down) and no
+   * single-resource acquire runs, so acquireAll must do it once all five answer.
+   */
+  @Test
+  void acquireAll_freshDeploymentOneNodeDownAtCreate_initializesOnceAllAnswer() {
+    try (RedisNodes nodes = RedisNodes.start(5)) {
+      nodes.node(4).kill();
+      try (Redlock redlock = Redlock.create(Cluster.config(nodes).build())) {
+        nodes.node(4).restart();
+
+        // Retries until the client reconnects to node 4.
+        try (MultiLease lease =
+            redlock.acquireAll(
+                java.util.List.of("amnesia:all-a", "amnesia:all-b"), TTL, LockTiming.RETRY_WAIT)) {
+          assertThat(lease.isValid()).isTrue();
+        }
+        for (RedisNode node : nodes) {
+          assertThat(node.command("EXISTS", MARKER)).isEqualTo(1L);
+        }
+      }
+    }
+  }
+
   @Test
   void restartWithoutData_nodeIsExcludedNotCounted() {
     try (RedisNodes nodes = RedisNodes.start(5, Persistence.AOF_ALWAYS);

@@ -26,7 +26,11 @@ final class NodeMembershipIT {
       driver.connect(Duration.ofSeconds(10));
       NodeMembership membership =
           new NodeMembership(
-              new Nodes(driver, config), config, System::currentTimeMillis, () -> "unused");
+              new Nodes(driver, config),
+              config,
+              RedlockMetrics.NONE,
+              System::currentTimeMillis,
+              () -> "unused");
 
       // Node 4 stalls for far longer than a lock operation's timeout while the deployment is
       // set up: a probe or mark that gave up after 50 ms would leave it unmarked, and it
