@@ -276,17 +276,18 @@ final class RespConnection implements IoLoop.Expiring {
                         attempt.open(address);
                       }
                     }));
-    loop.schedule(
-        () ->
-            fail(
-                attempt,
-                new ConnectTimeout(
-                    "connect to "
-                        + label()
-                        + " timed out after "
-                        + TimeUnit.NANOSECONDS.toMillis(connectTimeoutNanos)
-                        + " ms")),
-        connectTimeoutNanos);
+    attempt.cancelConnectTimeout =
+        loop.schedule(
+            () ->
+                fail(
+                    attempt,
+                    new ConnectTimeout(
+                        "connect to "
+                            + label()
+                            + " timed out after "
+                            + TimeUnit.NANOSECONDS.toMillis(connectTimeoutNanos)
+                            + " ms")),
+            connectTimeoutNanos);
   }
 
   /**
@@ -304,6 +305,7 @@ final class RespConnection implements IoLoop.Expiring {
         return;
       }
       failed.dead = true;
+      failed.cancelConnectTimeout.run(); // else its timer would keep this link for the timeout
       failed.closeSocket();
       synchronized (queues) {
         orphaned = new ArrayList<>(failed.pending);
@@ -461,9 +463,15 @@ final class RespConnection implements IoLoop.Expiring {
 
     /**
      * Bytes read and not parsed yet (write mode between reads). Direct, so a read lands in it
-     * without a copy. I/O thread only.
+     * without a copy. Empty until the socket connects, like {@link #out}. I/O thread only.
      */
-    private ByteBuffer in = ByteBuffer.allocateDirect(16 * 1024);
+    private ByteBuffer in = ByteBuffer.allocate(0);
+
+    /**
+     * Drops the connect timeout's timer, which refers to this link: run once the attempt ended. Set
+     * when the attempt starts. Guarded by lock.
+     */
+    private Runnable cancelConnectTimeout = () -> {};
 
     /** On the I/O thread: connects to the resolved {@code address}. */
     void open(InetSocketAddress address) {
@@ -529,6 +537,7 @@ final class RespConnection implements IoLoop.Expiring {
         if (dead) {
           return;
         }
+        in = ByteBuffer.allocateDirect(16 * 1024);
         handshakeLeft = opening.size();
         readyNow = handshakeLeft == 0;
         for (int i = 0; i < opening.size() && broken == null; i++) {
@@ -560,6 +569,7 @@ final class RespConnection implements IoLoop.Expiring {
           return;
         }
         ready = true;
+        cancelConnectTimeout.run();
         backoffNanos = MIN_BACKOFF;
         lastFailure = null;
         waiting = nextReady;
