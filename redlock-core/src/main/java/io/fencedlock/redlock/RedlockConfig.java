@@ -1,6 +1,7 @@
 package io.fencedlock.redlock;
 
 import io.lettuce.core.RedisURI;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,6 +45,12 @@ public final class RedlockConfig {
 
   /** The longest {@link Builder#retryDelay} and {@link Builder#retryJitter} accepted. */
   public static final Duration MAX_RETRY_DELAY = Duration.ofHours(1);
+
+  /**
+   * The shortest {@link Builder#retryDelay} accepted: with none, an acquire whose attempts fail at
+   * once (every node down) would retry in a busy loop.
+   */
+  public static final Duration MIN_RETRY_DELAY = Duration.ofMillis(1);
 
   /**
    * The longest {@link Builder#maxLeaseTtl} accepted. Longer work keeps a shorter lease alive by
@@ -190,9 +197,10 @@ public final class RedlockConfig {
      * whatever the name: {@code localhost}, {@code 127.0.0.1}, {@code [::1]}), or name the same
      * socket; the database number does not make a different server.
      *
-     * @throws IllegalArgumentException if the list is empty, has a null, an unparsable URI, a
-     *     Sentinel URI (Redlock needs independent masters, not a failover group), or two URIs that
-     *     may reach the same server
+     * @throws IllegalArgumentException if the list is empty, has a null, an unparsable URI, a URI
+     *     with port 0 (which Lettuce would read as no port, and so 6379), a Sentinel URI (Redlock
+     *     needs independent masters, not a failover group), or two URIs that may reach the same
+     *     server
      */
     public Builder nodes(List<String> uris) {
       once("nodes");
@@ -279,11 +287,16 @@ public final class RedlockConfig {
      * local handoff or a split vote (see {@link Redlock#acquire}) starts the next one sooner; it
      * also caps the backoff after split votes. Default 100 ms.
      *
-     * @throws IllegalArgumentException if negative or above {@link RedlockConfig#MAX_RETRY_DELAY}
+     * @throws IllegalArgumentException if below {@link RedlockConfig#MIN_RETRY_DELAY} or above
+     *     {@link RedlockConfig#MAX_RETRY_DELAY}
      */
     public Builder retryDelay(Duration delay) {
       once("retryDelay");
-      this.retryDelay = atMost("retryDelay", nonNegative("retryDelay", delay), MAX_RETRY_DELAY);
+      Objects.requireNonNull(delay, "retryDelay");
+      require(
+          delay.compareTo(MIN_RETRY_DELAY) >= 0,
+          "retryDelay must be at least " + MIN_RETRY_DELAY + ": " + delay);
+      this.retryDelay = atMost("retryDelay", delay, MAX_RETRY_DELAY);
       return this;
     }
 
@@ -430,12 +443,19 @@ public final class RedlockConfig {
     }
 
     private static RedisURI parse(int index, String uri) {
+      RedisURI parsed;
       try {
-        return RedisURI.create(uri);
+        parsed = RedisURI.create(uri);
       } catch (RuntimeException e) {
         throw new IllegalArgumentException(
             "nodes[" + index + "] is not a valid Redis URI: " + e.getMessage(), e);
       }
+      // Lettuce reads port 0 as no port at all and connects to 6379, perhaps another server. It
+      // parses with java.net.URI, which therefore accepts the text too.
+      require(
+          URI.create(uri).getPort() != 0,
+          "nodes[" + index + "] names port 0, where no server listens: give the node's port");
+      return parsed;
     }
 
     private static Duration positive(String name, Duration d) {

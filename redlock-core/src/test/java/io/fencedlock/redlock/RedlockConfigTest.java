@@ -126,6 +126,23 @@ final class RedlockConfigTest {
   }
 
   @Test
+  void nodes_portZero_throwsRatherThanMeaning6379() {
+    // Lettuce reads port 0 as no port at all and connects to 6379: perhaps another server.
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes("redis://127.0.0.1:7001", "redis://h:0"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[1]")
+        .hasMessageContaining("port 0");
+    assertThatThrownBy(() -> RedlockConfig.builder().nodes("rediss://:pw@[::1]:00/2"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodes[0]")
+        .hasMessageContaining("port 0")
+        .hasMessageNotContaining("pw");
+    assertThat(RedlockConfig.builder().nodes("redis://127.0.0.1").build().nodes())
+        .as("no port is the default port")
+        .containsExactly("redis://127.0.0.1");
+  }
+
+  @Test
   void nodes_blankEntry_throws() {
     assertThatThrownBy(
             () -> RedlockConfig.builder().nodes(Arrays.asList("redis://127.0.0.1:7001", " ")))
@@ -163,6 +180,18 @@ final class RedlockConfigTest {
         .hasMessageContaining("maxExtensions");
     assertThatThrownBy(() -> RedlockConfig.builder().maxLocalHandoffs(-1))
         .hasMessageContaining("maxLocalHandoffs");
+  }
+
+  @Test
+  void retryDelay_belowOneMillisecond_throwsRatherThanRetryingInABusyLoop() {
+    assertThatThrownBy(() -> RedlockConfig.builder().retryDelay(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("retryDelay");
+    assertThatThrownBy(() -> RedlockConfig.builder().retryDelay(Duration.ofNanos(999_999)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("retryDelay");
+    assertThat(RedlockConfig.builder().retryDelay(Duration.ofMillis(1)).retryJitter(Duration.ZERO))
+        .isNotNull();
   }
 
   @Test

@@ -33,9 +33,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link NodeDriver} on Lettuce: one connection per node, every request bounded by the node
- * timeout (a {@link RequestTimer}), scripts by EVALSHA with an EVAL fallback, release announcements
- * over pub/sub. This is where script arguments are encoded and replies parsed; the Lua scripts are
- * in {@code src/main/resources/io/fencedlock/redlock/lua/}. Thread-safe.
+ * timeout (a {@link RequestTimer}), scripts by EVALSHA with an EVAL fallback (by EVAL alone to a
+ * node that refuses their loads), release announcements over pub/sub. This is where script
+ * arguments are encoded and replies parsed; the Lua scripts are in {@code
+ * src/main/resources/io/fencedlock/redlock/lua/}. Thread-safe.
  */
 public final class LettuceNodeDriver implements NodeDriver {
 

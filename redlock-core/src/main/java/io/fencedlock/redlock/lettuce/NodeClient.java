@@ -3,9 +3,11 @@ package io.fencedlock.redlock.lettuce;
 import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.redlock.driver.NodeReplies;
 import io.fencedlock.redlock.driver.RequestTimer;
+import io.fencedlock.redlock.driver.ScriptLoads;
 import io.fencedlock.redlock.spi.NodeFailures;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
@@ -52,6 +54,9 @@ final class NodeClient implements AutoCloseable {
   /** Why the last connect failed, to explain "not connected" while the next one is pending. */
   private volatile @Nullable Throwable lastConnectFailure;
 
+  /** Whether the node refused the scripts' loads, so that they go to it as EVAL. */
+  private final ScriptLoads loads;
+
   /**
    * @param timer bounds requests by the node timeout, which it was made with
    */
@@ -61,6 +66,7 @@ final class NodeClient implements AutoCloseable {
     this.uri = RedisURI.create(uriText);
     this.uri.setTimeout(connectTimeout);
     this.label = uri.getHost() + ":" + uri.getPort();
+    this.loads = new ScriptLoads(label);
     this.client = io.lettuce.core.RedisClient.create(resources);
     this.client.setOptions(options(connectTimeout));
   }
@@ -103,12 +109,13 @@ final class NodeClient implements AutoCloseable {
 
   /**
    * Runs a script by EVALSHA, falling back to EVAL when the node does not know it (scripts are
-   * loaded on connect, but a flushed script cache forgets them). A lock step never falls back (it
-   * is never sent twice, see {@link LuaScript#isLockStep}): it fails, and the script is loaded for
-   * the next call. Other fallbacks are skipped once the call has timed out, except for release.lua:
-   * a late release only deletes a key of an owner id nobody uses again. The reply is turned into
-   * the result by {@code parse} as it completes the call (no stage of its own); a reply {@code
-   * parse} cannot read fails the call.
+   * loaded on connect, but a flushed script cache forgets them); by EVAL alone on a node that
+   * refused the loads ({@link ScriptLoads}). A lock step never falls back (it is never sent twice,
+   * see {@link LuaScript#isLockStep}): it fails, and the script is loaded for the next call. Other
+   * fallbacks are skipped once the call has timed out, except for release.lua: a late release only
+   * deletes a key of an owner id nobody uses again. The reply is turned into the result by {@code
+   * parse} as it completes the call (no stage of its own); a reply {@code parse} cannot read fails
+   * the call.
    */
   <T, R> CompletableFuture<R> script(
       LuaScript script,
@@ -142,24 +149,46 @@ final class NodeClient implements AutoCloseable {
       String... args) {
     return timed(
         timeout,
-        (redis, result) ->
-            redis
-                .<T>evalsha(script.sha1(), type, keys, args)
-                .whenComplete(
-                    (value, failure) -> {
-                      if (failure == null) {
-                        completeParsed(result, value, parse);
-                      } else if (isNoScript(failure) && script.isLockStep()) {
-                        // Never sent twice (LuaScript.isLockStep): fails, and the script is
-                        // loaded for the next call.
-                        redis.scriptLoad(script.source());
-                        result.completeExceptionally(failure);
-                      } else if (isNoScript(failure)) {
-                        fallBackToEval(redis, script, type, parse, keys, args, result);
-                      } else {
-                        result.completeExceptionally(failure);
-                      }
-                    }));
+        (redis, result) -> {
+          if (loads.refused()) {
+            eval(redis, script, type, parse, keys, args, result);
+            return;
+          }
+          redis
+              .<T>evalsha(script.sha1(), type, keys, args)
+              .whenComplete(
+                  (value, failure) -> {
+                    if (failure == null) {
+                      completeParsed(result, value, parse);
+                    } else if (isNoScript(failure) && script.isLockStep()) {
+                      // Never sent twice (LuaScript.isLockStep), though this copy ran nothing:
+                      // the release that undoes it may be on the wire behind it already, and a
+                      // second copy would lock the node after that release. The script is
+                      // loaded for the next call; a node that refuses the load gets the next
+                      // calls as EVAL (ScriptLoads), each sent once too.
+                      load(redis, script);
+                      result.completeExceptionally(failure);
+                    } else if (isNoScript(failure)) {
+                      fallBackToEval(redis, script, type, parse, keys, args, result);
+                    } else {
+                      result.completeExceptionally(failure);
+                    }
+                  });
+        });
+  }
+
+  /** SCRIPT LOAD, recording an error reply as the node's refusal ({@link ScriptLoads}). */
+  private CompletableFuture<String> load(
+      RedisAsyncCommands<String, String> redis, LuaScript script) {
+    return redis
+        .scriptLoad(script.source())
+        .toCompletableFuture()
+        .whenComplete(
+            (sha, failure) -> {
+              if (failure instanceof RedisCommandExecutionException refusal) {
+                loads.refusedWith(String.valueOf(refusal.getMessage()));
+              }
+            });
   }
 
   private static <T, R> void completeParsed(
@@ -195,17 +224,29 @@ final class NodeClient implements AutoCloseable {
       if (result.isDone() && !lateIsHarmless) {
         return;
       }
-      redis
-          .<T>eval(script.source(), type, keys, args)
-          .whenComplete(
-              (value, failure) -> {
-                if (failure == null) {
-                  completeParsed(result, value, parse);
-                } else {
-                  result.completeExceptionally(failure);
-                }
-              });
+      eval(redis, script, type, parse, keys, args, result);
     }
+  }
+
+  /** Sends the script's EVAL; its reply completes {@code result}. */
+  private static <T, R> void eval(
+      RedisAsyncCommands<String, String> redis,
+      LuaScript script,
+      ScriptOutputType type,
+      Function<T, R> parse,
+      String[] keys,
+      String[] args,
+      CompletableFuture<R> result) {
+    redis
+        .<T>eval(script.source(), type, keys, args)
+        .whenComplete(
+            (value, failure) -> {
+              if (failure == null) {
+                completeParsed(result, value, parse);
+              } else {
+                result.completeExceptionally(failure);
+              }
+            });
   }
 
   /** Plain {@code SET key value NX PX ttl}, as every Redlock client sends it. */
@@ -339,14 +380,15 @@ final class NodeClient implements AutoCloseable {
   /**
    * Loads every script before the connection is used, so that the first call of a script on a node
    * does not answer NOSCRIPT: under load that answer can come after the node timeout, when the EVAL
-   * fallback is skipped, and a cleanup lost that way leaves its key until the TTL. Failures are
-   * ignored (EVALSHA falls back to EVAL); the wait is bounded by the connect timeout.
+   * fallback is skipped, and a cleanup lost that way leaves its key until the TTL. A node's refusal
+   * makes every later script call to it an EVAL ({@link ScriptLoads}); other failures are ignored
+   * (EVALSHA falls back to EVAL); the wait is bounded by the connect timeout.
    */
   private CompletionStage<StatefulRedisConnection<String, String>> loadScripts(
       StatefulRedisConnection<String, String> c) {
     CompletableFuture<?>[] loads =
         LuaScript.ALL.stream()
-            .map(script -> c.async().scriptLoad(script.source()).toCompletableFuture())
+            .map(script -> load(c.async(), script))
             .toArray(CompletableFuture[]::new);
     return CompletableFuture.allOf(loads)
         .orTimeout(uri.getTimeout().toNanos(), TimeUnit.NANOSECONDS)

@@ -102,10 +102,16 @@ final class IoLoop implements AutoCloseable {
     }
   }
 
-  /** Runs {@code task} on the loop thread after {@code delayNanos}; dropped once closed. */
-  void schedule(Runnable task, long delayNanos) {
-    long deadline = System.nanoTime() + delayNanos;
-    execute(() -> timers.add(new Timed(deadline, task)));
+  /**
+   * Runs {@code task} on the loop thread after {@code delayNanos}; dropped once closed.
+   *
+   * @return what cancels it: drops the task from the timers (soon, on the loop thread), so that
+   *     nothing it refers to is kept until its time
+   */
+  Runnable schedule(Runnable task, long delayNanos) {
+    Timed timed = new Timed(System.nanoTime() + delayNanos, task);
+    execute(() -> timers.add(timed));
+    return () -> execute(() -> timers.remove(timed));
   }
 
   private void run() {

@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  *   <li>After a loss or a failed attempt, the connection retries in the background (10 ms, doubling
  *       to 1 s), so a node that comes back is used again without a request having to fail first.
  *   <li>A connection is ready once it has logged in ({@code AUTH}, {@code SELECT}) and run the
- *       handshake commands given (script loads, whose errors are ignored), all within the connect
- *       timeout.
+ *       handshake commands given (script loads, whose errors are reported but do not fail the
+ *       attempt), all within the connect timeout.
  * </ul>
  *
  * Thread-safe.
@@ -91,6 +91,7 @@ final class RespConnection implements IoLoop.Expiring {
   /** How many of {@link #opening} log in (their errors fail the attempt). */
   private final int loginCommands;
 
+  private final Consumer<String> handshakeErrors;
   private final Pushes pushes;
   private final Consumer<RespConnection> onReady;
 
@@ -130,7 +131,9 @@ final class RespConnection implements IoLoop.Expiring {
 
   /**
    * @param handshake commands sent after logging in, before the connection is ready; their errors
-   *     are ignored
+   *     do not fail the attempt
+   * @param handshakeErrors given the text of each error a handshake command answered, on the I/O
+   *     thread, before the socket becomes ready
    * @param pushes replies that answer no request, or {@code reply -> false} if there are none
    * @param onReady run on the I/O thread whenever a socket has become ready (after a reconnect too)
    */
@@ -139,6 +142,7 @@ final class RespConnection implements IoLoop.Expiring {
       IoLoop loop,
       Duration connectTimeout,
       List<String[]> handshake,
+      Consumer<String> handshakeErrors,
       Pushes pushes,
       Consumer<RespConnection> onReady) {
     this.endpoint = endpoint;
@@ -149,6 +153,7 @@ final class RespConnection implements IoLoop.Expiring {
     this.loginCommands = encoded.size();
     handshake.forEach(command -> encoded.add(RespWriter.encode(command)));
     this.opening = List.copyOf(encoded);
+    this.handshakeErrors = handshakeErrors;
     this.pushes = pushes;
     this.onReady = onReady;
     loop.track(this);
@@ -271,17 +276,18 @@ final class RespConnection implements IoLoop.Expiring {
                         attempt.open(address);
                       }
                     }));
-    loop.schedule(
-        () ->
-            fail(
-                attempt,
-                new ConnectTimeout(
-                    "connect to "
-                        + label()
-                        + " timed out after "
-                        + TimeUnit.NANOSECONDS.toMillis(connectTimeoutNanos)
-                        + " ms")),
-        connectTimeoutNanos);
+    attempt.cancelConnectTimeout =
+        loop.schedule(
+            () ->
+                fail(
+                    attempt,
+                    new ConnectTimeout(
+                        "connect to "
+                            + label()
+                            + " timed out after "
+                            + TimeUnit.NANOSECONDS.toMillis(connectTimeoutNanos)
+                            + " ms")),
+            connectTimeoutNanos);
   }
 
   /**
@@ -299,6 +305,7 @@ final class RespConnection implements IoLoop.Expiring {
         return;
       }
       failed.dead = true;
+      failed.cancelConnectTimeout.run(); // else its timer would keep this link for the timeout
       failed.closeSocket();
       synchronized (queues) {
         orphaned = new ArrayList<>(failed.pending);
@@ -456,9 +463,15 @@ final class RespConnection implements IoLoop.Expiring {
 
     /**
      * Bytes read and not parsed yet (write mode between reads). Direct, so a read lands in it
-     * without a copy. I/O thread only.
+     * without a copy. Empty until the socket connects, like {@link #out}. I/O thread only.
      */
-    private ByteBuffer in = ByteBuffer.allocateDirect(16 * 1024);
+    private ByteBuffer in = ByteBuffer.allocate(0);
+
+    /**
+     * Drops the connect timeout's timer, which refers to this link: run once the attempt ended. Set
+     * when the attempt starts. Guarded by lock.
+     */
+    private Runnable cancelConnectTimeout = () -> {};
 
     /** On the I/O thread: connects to the resolved {@code address}. */
     void open(InetSocketAddress address) {
@@ -524,6 +537,7 @@ final class RespConnection implements IoLoop.Expiring {
         if (dead) {
           return;
         }
+        in = ByteBuffer.allocateDirect(16 * 1024);
         handshakeLeft = opening.size();
         readyNow = handshakeLeft == 0;
         for (int i = 0; i < opening.size() && broken == null; i++) {
@@ -555,6 +569,7 @@ final class RespConnection implements IoLoop.Expiring {
           return;
         }
         ready = true;
+        cancelConnectTimeout.run();
         backoffNanos = MIN_BACKOFF;
         lastFailure = null;
         waiting = nextReady;
@@ -708,7 +723,9 @@ final class RespConnection implements IoLoop.Expiring {
     }
   }
 
-  /** A reply to a handshake command: a login error fails the attempt; script loads' are ignored. */
+  /**
+   * A reply to a handshake command: a login error fails the attempt; script loads' are reported.
+   */
   private final class HandshakeCall extends Call {
     private final Link link;
     private final boolean required;
@@ -725,9 +742,12 @@ final class RespConnection implements IoLoop.Expiring {
       // protocol error that does not say why), so the attempt fails with the node's refusal.
       if (reply instanceof RespError error && (required || error.message().startsWith("NOAUTH"))) {
         RespConnection.this.fail(link, new RespCommandException(error.message()));
-      } else {
-        link.handshakeReplied();
+        return;
       }
+      if (reply instanceof RespError error) {
+        handshakeErrors.accept(error.message());
+      }
+      link.handshakeReplied();
     }
 
     @Override

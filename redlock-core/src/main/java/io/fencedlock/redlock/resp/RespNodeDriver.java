@@ -7,6 +7,7 @@ import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.redlock.driver.NodeReplies;
 import io.fencedlock.redlock.driver.NodeScriptCall;
 import io.fencedlock.redlock.driver.OwnThreads;
+import io.fencedlock.redlock.driver.ScriptLoads;
 import io.fencedlock.redlock.driver.SettingsAudit;
 import io.fencedlock.redlock.spi.InitReply;
 import io.fencedlock.redlock.spi.LockReply;
@@ -34,8 +35,9 @@ import org.jspecify.annotations.Nullable;
  * itself; the I/O thread parses each reply and completes the call's future on that thread, so a
  * quorum step costs the caller one wake-up, by the reply that decides it. Every lock operation is
  * bounded by the node timeout (timed out on the I/O thread), administrative ones by the connect
- * timeout; scripts go by EVALSHA (loaded when a connection opens) with an EVAL fallback; release
- * announcements arrive on a subscriber connection per node ({@link RespReleaseFeed}).
+ * timeout; scripts go by EVALSHA (loaded when a connection opens) with an EVAL fallback, or by EVAL
+ * to a node that refuses the loads ({@link ScriptLoads}); release announcements arrive on a
+ * subscriber connection per node ({@link RespReleaseFeed}).
  *
  * <p>It replaced Lettuce on the hot path because Lettuce's own quorum fan-out was measured above
  * the performance targets before any of this library's work (docs/analysis.md, section 10). It
@@ -46,6 +48,10 @@ import org.jspecify.annotations.Nullable;
 public final class RespNodeDriver implements NodeDriver {
 
   private final List<RespConnection> nodes;
+
+  /** Per node: whether it refused the scripts' loads, so that they go to it as EVAL. */
+  private final List<ScriptLoads> loads;
+
   private final RespReleaseFeed releases;
   private final IoLoop loop;
   private final long nodeTimeoutNanos;
@@ -73,17 +79,22 @@ public final class RespNodeDriver implements NodeDriver {
       scriptLoads.add(new String[] {"SCRIPT", "LOAD", script.source()});
     }
     List<RespConnection> connections = new ArrayList<>();
-    for (int i = 0; i < endpoints.size(); i++) {
+    List<ScriptLoads> refusals = new ArrayList<>();
+    for (NodeEndpoint endpoint : endpoints) {
+      ScriptLoads refusal = new ScriptLoads(endpoint.label());
+      refusals.add(refusal);
       connections.add(
           new RespConnection(
-              endpoints.get(i),
+              endpoint,
               loop,
               config.connectTimeout(),
               scriptLoads,
+              refusal::refusedWith, // the handshake is only script loads
               reply -> false,
               ready -> {}));
     }
     this.nodes = List.copyOf(connections);
+    this.loads = List.copyOf(refusals);
     this.releases = new RespReleaseFeed(endpoints, loop, config.connectTimeout());
     this.adminTimeoutNanos = config.connectTimeout().toNanos();
     this.markerCheck = options.checksMarker() ? "1" : "0";
@@ -397,12 +408,15 @@ public final class RespNodeDriver implements NodeDriver {
     return script(node, nodeTimeoutNanos, call, parse);
   }
 
-  /** Sends {@code call} as EVALSHA ({@link ScriptCall} handles a NOSCRIPT). */
+  /**
+   * Sends {@code call} as EVALSHA ({@link ScriptCall} handles a NOSCRIPT), or as EVAL to a node
+   * that refused the scripts' loads ({@link ScriptLoads}).
+   */
   private <R> CompletableFuture<R> script(
       int node, long timeoutNanos, NodeScriptCall call, Function<@Nullable Object, R> parse) {
     StepCommands.Encoded encoded;
     try {
-      encoded = StepCommands.Encoded.of(evalsha(call));
+      encoded = StepCommands.Encoded.of(loads.get(node).refused() ? eval(call) : evalsha(call));
     } catch (RuntimeException | Error unencodable) { // a null argument, or no memory
       return CompletableFuture.failedFuture(unencodable);
     }
@@ -411,7 +425,8 @@ public final class RespNodeDriver implements NodeDriver {
 
   /**
    * A script call that a step sends to every node: encoded once per step ({@link StepCommands},
-   * keyed by {@code script} and the objects and number {@code call} is made from).
+   * keyed by {@code script} and the objects and number {@code call} is made from), except as the
+   * EVAL for a node that refused the scripts' loads.
    */
   private <R> CompletableFuture<R> stepScript(
       int node,
@@ -422,6 +437,9 @@ public final class RespNodeDriver implements NodeDriver {
       long number,
       Supplier<NodeScriptCall> call,
       Function<@Nullable Object, R> parse) {
+    if (loads.get(node).refused()) {
+      return script(node, nodeTimeoutNanos, call.get(), parse);
+    }
     StepCommands.Encoded encoded;
     try {
       encoded = steps.get(script, first, second, third, number, () -> evalsha(call.get()));
@@ -441,7 +459,7 @@ public final class RespNodeDriver implements NodeDriver {
     RespConnection connection = nodes.get(node);
     send(
         connection,
-        new ScriptCall<>(connection, script, encoded.command(), parse, result),
+        new ScriptCall<>(connection, loads.get(node), script, encoded.command(), parse, result),
         result,
         timeoutNanos,
         encoded.bytes(),
@@ -451,11 +469,20 @@ public final class RespNodeDriver implements NodeDriver {
 
   /** {@code call} as an EVALSHA command. */
   private static String[] evalsha(NodeScriptCall call) {
+    return scriptCommand("EVALSHA", call.script().sha1(), call);
+  }
+
+  /** {@code call} as an EVAL command. */
+  private static String[] eval(NodeScriptCall call) {
+    return scriptCommand("EVAL", call.script().source(), call);
+  }
+
+  private static String[] scriptCommand(String verb, String script, NodeScriptCall call) {
     String[] keys = call.keys();
     String[] args = call.args();
     String[] command = new String[3 + keys.length + args.length];
-    command[0] = "EVALSHA";
-    command[1] = call.script().sha1();
+    command[0] = verb;
+    command[1] = script;
     command[2] =
         keys.length < KEY_COUNTS.length ? KEY_COUNTS[keys.length] : Integer.toString(keys.length);
     System.arraycopy(keys, 0, command, 3, keys.length);
@@ -555,18 +582,21 @@ public final class RespNodeDriver implements NodeDriver {
    */
   private static final class ScriptCall<R> extends CommandCall<R> {
     private final RespConnection connection;
+    private final ScriptLoads loads;
     private final LuaScript script;
     private final String[] command;
     private boolean evalSent;
 
     ScriptCall(
         RespConnection connection,
+        ScriptLoads loads,
         LuaScript script,
         String[] command,
         Function<@Nullable Object, R> parse,
         CompletableFuture<R> result) {
       super(parse, result);
       this.connection = connection;
+      this.loads = loads;
       this.script = script;
       this.command = command;
     }
@@ -575,12 +605,18 @@ public final class RespNodeDriver implements NodeDriver {
     void reply(@Nullable Object reply) {
       if (reply instanceof RespError error && error.isNoScript() && !evalSent) {
         if (script.isLockStep()) {
-          // Never sent twice (LuaScript.isLockStep); the script is loaded for the next call.
-          connection.send(
-              new CommandCall<>(r -> r, new CompletableFuture<>()),
-              "SCRIPT",
-              "LOAD",
-              script.source());
+          // Never sent twice (LuaScript.isLockStep), though this copy ran nothing: the release
+          // that undoes it may be on the wire behind it already, and a second copy would lock the
+          // node after that release. The script is loaded for the next call; a node that refuses
+          // the load gets the next calls as EVAL (ScriptLoads), each sent once too.
+          CompletableFuture<Object> loaded = new CompletableFuture<>();
+          loaded.whenComplete(
+              (sha, failure) -> {
+                if (failure instanceof RespCommandException refusal) {
+                  loads.refusedWith(refusal.getMessage());
+                }
+              });
+          connection.send(new CommandCall<>(r -> r, loaded), "SCRIPT", "LOAD", script.source());
           super.reply(reply);
           return;
         }

@@ -27,7 +27,13 @@ final class RespReleaseFeed implements ReleaseFeed, AutoCloseable {
     for (NodeEndpoint node : nodes) {
       connections.add(
           new RespConnection(
-              node, loop, connectTimeout, List.of(), this::message, this::resubscribe));
+              node,
+              loop,
+              connectTimeout,
+              List.of(),
+              error -> {},
+              this::message,
+              this::resubscribe));
     }
   }
 

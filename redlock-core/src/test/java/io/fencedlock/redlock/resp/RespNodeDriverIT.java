@@ -449,6 +449,7 @@ final class RespNodeDriverIT {
               loop,
               PATIENT,
               List.of(),
+              error -> {},
               reply -> false,
               ready -> {});
       try {
