@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <pre>{@code
  * @RedlockDeployment(nodes = 5, backend = Backend.CONTAINER)
- * class OrderServiceIT {
+ * class OrderServiceTest {
  *   @Test
  *   void place_twoNodesDown_stillLocks(Deployment nodes, Redlock redlock) {
  *     nodes.node(0).kill();
