@@ -369,9 +369,11 @@ final class DefaultLease implements Lease {
     } while (!state.compareAndSet(
         current, new State(current.deadlineNanos, current.extensions, true, current.lost)));
     stopRenewal();
-    if (ctx.nodes().isClosed()) {
-      return CompletableFuture.completedFuture(
-          false); // nothing can be sent: the key stays to its TTL
+    if (ctx.nodes().isClosed() || (current.lost && ctx.isClosed())) {
+      // Nothing can be sent, or nothing may be: a lease lost to its client closing may still have
+      // work running under it (a cancelled stage does not stop its producer), so its key keeps
+      // others out until the validity its holder was told of runs out.
+      return CompletableFuture.completedFuture(false);
     }
     boolean wasValid = !current.lost && ctx.ticker().read() - current.deadlineNanos < 0;
     CompletableFuture<Void> handoffDone = new CompletableFuture<>();

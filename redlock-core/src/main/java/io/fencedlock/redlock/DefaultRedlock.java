@@ -402,17 +402,19 @@ final class DefaultRedlock implements Redlock {
   public CompletionStage<Void> closeAsync() {
     if (closed.compareAndSet(false, true)) {
       releases.stopHandoffs();
+      // Loss callbacks and the failed calls' dependents run on this thread: a close() from one of
+      // them must not wait for the closing it is inside.
       losingLeases = Thread.currentThread();
       try {
         ctx.keptAlive().loseAll();
+        if (!ctx.env().reintroduces(Regression.CLOSE_LEAVES_WAITING_ACQUIRES)) {
+          new java.util.TreeMap<>(pending)
+              .values() // in call order
+              .forEach(
+                  call -> call.future().completeExceptionally(closedWhileWaiting(call.resource())));
+        }
       } finally {
         losingLeases = null;
-      }
-      if (!ctx.env().reintroduces(Regression.CLOSE_LEAVES_WAITING_ACQUIRES)) {
-        new java.util.TreeMap<>(pending)
-            .values() // in call order
-            .forEach(
-                call -> call.future().completeExceptionally(closedWhileWaiting(call.resource())));
       }
       ctx.nodes()
           .closeAsync(timers)
