@@ -77,7 +77,9 @@ final class LockedWork {
     Renewer.checkedTtl(redlock.config(), options.ttl(), options.renewal());
     return redlock
         .acquireAsync(resource, options.ttl(), options.maxWait())
-        .thenCompose(
+        // Async: the acquire completes on a thread of the client (I/O, timer), whose every other
+        // call and renewal the work would hold up if it ran there and blocked.
+        .thenComposeAsync(
             lease -> {
               CompletableFuture<T> running;
               try {

@@ -65,12 +65,21 @@ import java.util.concurrent.CompletionStage;
  * <p>Implementations are thread-safe: one instance serves any number of threads and resources. An
  * instance owns its connections; {@link #close()} closes them.
  *
- * <p>The stages returned by the asynchronous methods usually complete on the client's I/O threads
- * (or on its request-timer thread, when a node timed out), and dependents attached without an
+ * <p>The stages returned by the asynchronous methods (and {@link Lease#lost()}) complete on the
+ * thread that decides them, usually one of the client's: an I/O thread (a reply; on the default
+ * driver a node timeout too), the Lettuce driver's request-timer thread (a node timeout) or the
+ * client's scheduler thread (a retry, a renewal's loss deadline); dependents attached without an
  * executor run there. Do not block in them (call {@link Lease#releaseAsync()} rather than {@link
  * Lease#release()} there), or attach them with an executor ({@code thenAcceptAsync(action,
- * executor)}): a blocked I/O thread delays every reply it would deliver, until node timeouts cut
- * the wait short, and a blocked timer thread stops this client's node timeouts altogether.
+ * executor)}): while one blocks, everything that thread does for this client waits. On an I/O
+ * thread that is every reply it reads (the default driver reads every node's on one thread, Lettuce
+ * splits the nodes between two), so this client's calls and renewals stall, and a lease kept alive
+ * is lost if no renewal was confirmed by its loss deadline. The default driver then reads the
+ * replies that arrived meanwhile before it declares any node timeout; on Lettuce, whose request
+ * timer has a thread of its own, requests whose replies wait behind a blocked I/O thread time out
+ * as if their nodes had not answered. On the request-timer thread it is every node timeout, on the
+ * scheduler thread every retry, renewal and loss deadline of this client. The work of {@link
+ * #withLockAsync} never runs on these threads.
  */
 public interface Redlock extends AutoCloseable {
 
@@ -173,7 +182,11 @@ public interface Redlock extends AutoCloseable {
   /**
    * The asynchronous form of {@link #withLock}: the work returns a stage; the lease is released
    * once it completes; a lost lease cancels it (unless {@link LockOptions#interruptOnLoss()} is
-   * off) and fails the result with {@link LockLostException}.
+   * off) and fails the result with {@link LockLostException}. The work is called on {@link
+   * java.util.concurrent.CompletableFuture#defaultExecutor() CompletableFuture's default executor}
+   * (the common pool, or a thread per call where that pool has fewer than two threads), never on a
+   * thread of this client, so a work that blocks holds up that executor, not this client; the
+   * returned stage completes like the others (see above).
    */
   default <T> CompletionStage<T> withLockAsync(
       String resource,

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * write on every node's sockets, plus tasks and timers (connect timeouts, reconnect backoff) run on
  * the same thread. Callers never wait for it: they write their commands themselves (see {@link
  * RespConnection}), and this thread only reads, so an uncontended call costs one wake-up of this
- * thread per reply batch and one of the caller. Thread-safe.
+ * thread per reply batch and one of the caller. Before a timer or deadline is acted on, the sockets
+ * are read: a reply that arrived while this thread was held up (by a caller's dependent that
+ * blocked in it) is delivered, not timed out. Thread-safe.
  */
 final class IoLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(IoLoop.class);
@@ -118,7 +120,13 @@ final class IoLoop implements AutoCloseable {
     while (!closed) {
       try {
         runTasks();
-        long wait = Math.min(runDueTimers(), expireDue());
+        long now = System.nanoTime();
+        if (isAnythingDue(now)) {
+          // Replies that arrived while this thread was held up (by a caller's dependent that
+          // blocked, say) are read first, so they win over deadlines that passed meanwhile.
+          selector.selectNow(this::dispatch);
+        }
+        long wait = Math.min(runDueTimers(now), expireDue(now));
         if (closed) {
           break;
         }
@@ -128,8 +136,9 @@ final class IoLoop implements AutoCloseable {
           selector.selectNow(this::dispatch);
           continue;
         }
+        long left = now + wait - System.nanoTime();
         // The consumer form: no selected-key set to fill, iterate and clear on every turn.
-        selector.select(this::dispatch, Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999)));
+        selector.select(this::dispatch, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left + 999_999)));
       } catch (ClosedSelectorException e) {
         break;
       } catch (Throwable unexpected) {
@@ -161,13 +170,19 @@ final class IoLoop implements AutoCloseable {
     }
   }
 
+  /** Whether a timer or a deadline is due at {@code now}. */
+  private boolean isAnythingDue(long now) {
+    Timed next = timers.peek();
+    return now - nextExpiryCheck >= 0 || (next != null && next.deadline - now <= 0);
+  }
+
   /**
-   * Expires what is due; returns the nanoseconds to sleep at most. Skipped until the earliest
-   * deadline the last check found: a deadline added since is at least {@link #maxSleepNanos} after
-   * that check (the contract of {@link #IoLoop}), so not earlier than the next check.
+   * Expires what is due at {@code now}; returns the nanoseconds from {@code now} to sleep at most.
+   * Skipped until the earliest deadline the last check found: a deadline added since is at least
+   * {@link #maxSleepNanos} after that check (the contract of {@link #IoLoop}), so not earlier than
+   * the next check.
    */
-  private long expireDue() {
-    long now = System.nanoTime();
+  private long expireDue(long now) {
     if (now - nextExpiryCheck < 0) {
       return nextExpiryCheck - now;
     }
@@ -183,11 +198,14 @@ final class IoLoop implements AutoCloseable {
     return wait;
   }
 
-  /** Runs the due timers; returns the nanoseconds to the next one, or the longest sleep. */
-  private long runDueTimers() {
+  /**
+   * Runs the timers due at {@code now}; returns the nanoseconds from {@code now} to the next one,
+   * or the longest sleep.
+   */
+  private long runDueTimers(long now) {
     Timed next;
     while ((next = timers.peek()) != null) {
-      long left = next.deadline - System.nanoTime();
+      long left = next.deadline - now;
       if (left > 0) {
         return left;
       }

@@ -654,8 +654,22 @@ final class RespConnection implements IoLoop.Expiring {
       }
     }
 
-    /** On the I/O thread: reads what arrived and hands each complete reply to its call. */
+    /**
+     * On the I/O thread: reads what arrived until a read leaves room in the buffer, so that every
+     * reply the socket holds is delivered before the loop checks deadlines.
+     */
     private void read() throws IOException {
+      while (readOnce()) {
+        // The read filled the buffer: the socket may hold more.
+      }
+    }
+
+    /**
+     * Reads what arrived, as much as the buffer takes, and hands each complete reply to its call;
+     * true if the read filled the buffer.
+     */
+    private boolean readOnce() throws IOException {
+      int room = in.remaining();
       int read = channel.read(in);
       if (read < 0) {
         throw new IOException("connection closed by the node");
@@ -678,6 +692,7 @@ final class RespConnection implements IoLoop.Expiring {
         larger.put(in);
         in = larger;
       }
+      return read == room;
     }
 
     private void deliver(@Nullable Object reply) {

@@ -2,7 +2,10 @@ package io.fencedlock.redlock.spi;
 
 import java.util.concurrent.RejectedExecutionException;
 
-/** Runs the algorithm's timers (retry delays, bounded waits). Thread-safe. */
+/**
+ * Runs the algorithm's timers (retry delays, bounded waits, lease renewals and their loss
+ * deadlines). Thread-safe.
+ */
 public interface Scheduler {
 
   /** A scheduled task that can still be cancelled. */
