@@ -3,6 +3,7 @@ package io.fencedlock.redlock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -75,12 +76,19 @@ final class LockedWork {
       LockOptions options,
       Function<Lease, ? extends CompletionStage<T>> work) {
     Renewer.checkedTtl(redlock.config(), options.ttl(), options.renewal());
-    return redlock
-        .acquireAsync(resource, options.ttl(), options.maxWait())
+    CompletableFuture<Lease> acquiring =
+        redlock.acquireAsync(resource, options.ttl(), options.maxWait()).toCompletableFuture();
+    // Who gets the lease: the work, or a cancel of the result that came first (then nothing else
+    // would release it before its TTL).
+    AtomicBoolean claimed = new AtomicBoolean();
+    CompletableFuture<T> result =
         // Async: the acquire completes on a thread of the client (I/O, timer), whose every other
         // call and renewal the work would hold up if it ran there and blocked.
-        .thenComposeAsync(
+        acquiring.thenComposeAsync(
             lease -> {
+              if (!claimed.compareAndSet(false, true)) {
+                return lease.releaseAsync().thenApply(released -> null); // cancelled meanwhile
+              }
               CompletableFuture<T> running;
               try {
                 lease.keepAlive(options.renewal());
@@ -105,6 +113,14 @@ final class LockedWork {
                                           after(lease, released != null && released)
                                               .orElse(null))));
             });
+    result.whenComplete(
+        (value, failure) -> {
+          if (result.isCancelled() && claimed.compareAndSet(false, true)) {
+            acquiring.cancel(true); // an acquire still on its way releases what it gains
+            acquiring.thenAccept(Lease::releaseAsync);
+          }
+        });
+    return result;
   }
 
   /** The loss, if the lease ended lost (its loss stage completed normally). */

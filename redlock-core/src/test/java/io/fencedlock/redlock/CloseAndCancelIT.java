@@ -246,8 +246,31 @@ final class CloseAndCancelIT {
         r -> r.acquireAsync(resource, LONG_TTL, LockTiming.RETRY_WAIT));
   }
 
+  @Test
+  void withLockAsync_cancelledWhileNodesHoldTheRequest_releasesTheLeaseItThenGains() {
+    // A node timeout with room to renew a 60 s lease, far longer than the pause.
+    RedlockConfig config =
+        RedlockConfig.builder()
+            .nodes(nodes.uris())
+            .nodeTimeout(Timing.scaled(Duration.ofSeconds(5)))
+            .connectTimeout(Timing.AWAIT)
+            .build();
+    assertCancelledAttemptLeavesNoLock(
+        config,
+        r ->
+            r.withLockAsync(
+                resource,
+                LockOptions.defaults().withTtl(LONG_TTL).withMaxWait(LockTiming.RETRY_WAIT),
+                lease -> CompletableFuture.completedFuture("never runs")));
+  }
+
   private void assertCancelledAttemptLeavesNoLock(Function<Redlock, CompletionStage<?>> start) {
-    try (Redlock redlock = Redlock.create(patientNodes())) {
+    assertCancelledAttemptLeavesNoLock(patientNodes(), start);
+  }
+
+  private void assertCancelledAttemptLeavesNoLock(
+      RedlockConfig config, Function<Redlock, CompletionStage<?>> start) {
+    try (Redlock redlock = Redlock.create(config)) {
       pauseAll();
       CompletableFuture<?> stage = start.apply(redlock).toCompletableFuture();
 
