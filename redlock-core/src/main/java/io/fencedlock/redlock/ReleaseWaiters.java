@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,9 +42,11 @@ import org.jspecify.annotations.Nullable;
  * taken off the queue when named, when one of its attempts is granted there, or when its time there
  * is over (soon after its next attempt was due, see {@code WaitingAcquire}). A naming message that
  * finds none of this client's acquires of the lock waiting any more is passed on to every waiting
- * client. Each release wakes one waiter of a client, the one that has waited longest: the waiters
- * of one client share its connections, so the first to try would win on every node anyway, and
- * waking all of them only adds attempts that must fail.
+ * client; so is one whose waiter ends without acting on it (named while an attempt was in flight,
+ * its acquire then gave up, was cancelled or its client closed), after this client's other waiters
+ * of the lock, if any, were offered it. Each release wakes one waiter of a client, the one that has
+ * waited longest: the waiters of one client share its connections, so the first to try would win on
+ * every node anyway, and waking all of them only adds attempts that must fail.
  *
  * <p>When the last waiter of a lock got the lock, the subscriptions outlive it for a while ({@link
  * #LINGER_NANOS}, at most {@link #MAX_IDLE_LOCKS} locks): a client that won a contended lock is
@@ -173,6 +176,12 @@ final class ReleaseWaiters {
     private final Successor successor;
     private volatile CompletableFuture<Wake> armed = new CompletableFuture<>();
 
+    /** Set, under the outer lock, once this waiter has ended without the lock. */
+    private volatile boolean endedWithoutLock;
+
+    /** Whether a wake this waiter never acted on was handed on ({@link #handOn}). */
+    private final AtomicBoolean handedOn = new AtomicBoolean();
+
     private Waiter(Channel channel, Successor successor) {
       this.channel = channel;
       this.successor = successor;
@@ -191,15 +200,25 @@ final class ReleaseWaiters {
     }
 
     private void released(Wake wake) {
-      armed.complete(wake);
+      CompletableFuture<Wake> current = armed;
+      current.complete(wake);
+      if (endedWithoutLock && armed == current) {
+        handOn(this, wake); // it ended meanwhile, and no attempt of it will act on the wake
+      }
     }
 
     /**
      * Stops waiting; {@code granted}: because the acquire got the lock, so that the subscriptions
-     * of the lock's last waiter linger (see the class comment). Idempotent.
+     * of the lock's last waiter linger (see the class comment). Idempotent. A waiter that ends
+     * without the lock hands on a wake it was given and did not act on (no attempt armed since).
      */
     void end(boolean granted) {
-      unregister(this, granted);
+      if (unregister(this, granted) && !granted) {
+        Wake unheeded = armed.getNow(null);
+        if (unheeded != null) {
+          handOn(this, unheeded);
+        }
+      }
     }
 
     /** Stops waiting without the lock: {@code end(false)}. */
@@ -328,18 +347,21 @@ final class ReleaseWaiters {
 
   /**
    * Removes {@code waiter}; the last waiter of a lock leaves its subscriptions to linger if it got
-   * the lock (see the class comment) and they did not fail, else unsubscribes.
+   * the lock (see the class comment) and they did not fail, else unsubscribes. Returns whether it
+   * was registered until now.
    */
-  private synchronized void unregister(Waiter waiter, boolean granted) {
+  private synchronized boolean unregister(Waiter waiter, boolean granted) {
     Channel channel = waiter.channel;
-    if (!channel.waiters.remove(waiter)
-        || !channel.waiters.isEmpty()
-        || channels.get(channel.name) != channel) {
-      return;
+    if (!channel.waiters.remove(waiter)) {
+      return false;
+    }
+    waiter.endedWithoutLock = !granted;
+    if (!channel.waiters.isEmpty() || channels.get(channel.name) != channel) {
+      return true;
     }
     if (!granted || channel.subscribed.isCompletedExceptionally()) {
       drop(channel);
-      return;
+      return true;
     }
     channel.idleSince = sweeps;
     idle.add(channel);
@@ -347,6 +369,32 @@ final class ReleaseWaiters {
       drop(idle.iterator().next());
     }
     scheduleSweep();
+    return true;
+  }
+
+  /**
+   * A release woke {@code ended}, which ended without acting on it: the next waiter of this client
+   * on the lock wakes instead; if there is none and the lead named this client (so told nobody
+   * else), every waiting client is told ({@link #passOn}). Once per waiter.
+   */
+  private void handOn(Waiter ended, Wake wake) {
+    if (!ended.handedOn.compareAndSet(false, true)) {
+      return;
+    }
+    Waiter next = null;
+    synchronized (this) {
+      Channel channel = ended.channel;
+      if (channels.get(channel.name) == channel && !channel.waiters.isEmpty()) {
+        next = channel.waiters.iterator().next();
+        channel.waiters.remove(next);
+        channel.waiters.add(next); // to the back of the line
+      }
+    }
+    if (next != null) {
+      next.released(wake);
+    } else if (wake.named()) {
+      passOn(ended.channel.own, wake.releasedOwner()); // outside the lock: it sends
+    }
   }
 
   /** Schedules the next sweep of the idle subscriptions unless one is due. Holds the lock. */

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.redlock.resp.RespNodeDriver;
 import io.fencedlock.redlock.spi.Environment;
+import io.fencedlock.redlock.spi.LockRequest;
 import io.fencedlock.redlock.spi.NodeDriver;
 import io.fencedlock.redlock.spi.NodeKeys;
 import io.fencedlock.redlock.spi.ReleaseFeed;
@@ -183,6 +184,50 @@ final class NamedHandoffIT {
       assertThat(lease.fencingToken()).isGreaterThan(again.fencingToken());
       assertThat(queued(resource)).as("b named and c granted on the lead").isZero();
       lease.release();
+    }
+  }
+
+  /**
+   * A named client whose acquire ends before it acts on the naming passes the release on too, as
+   * one that no longer waits does: the lead took it off the queue and told nobody else, who would
+   * sleep until their retry delay beside a free lock. Here b is named while the attempt it was in
+   * is still in flight (its lock steps wait at a gate), and then its client closes.
+   */
+  @Test
+  void aNamedClientThatClosesBeforeActingOnIt_passesTheReleaseOnToEveryone() throws Exception {
+    String resource = "named:closing";
+    RedlockConfig bConfig = config(new LockSteps());
+    Gate gate = new Gate();
+    List<String> bHeard = new CopyOnWriteArrayList<>();
+    Redlock b =
+        Redlock.create(
+            bConfig, hearing(gate.on(RespNodeDriver.open(bConfig)), bHeard), Environment.system());
+    try (Redlock a = client();
+        Redlock c = client()) {
+      Lease held = a.acquire(resource, TTL, Duration.ZERO);
+      queue(b, resource, 1);
+      String bId = queue(resource).get(0);
+      CompletableFuture<Lease> cWaits = queue(c, resource, 2);
+      // b starts an attempt (woken by a naming that only it hears, which leaves it queued)
+      gate.close();
+      lead(resource)
+          .command("PUBLISH", ReleaseChannel.named(resource, bId), "nobody\n" + bId + "\n0");
+      await().atMost(Timing.AWAIT).until(() -> gate.waiting() > 0);
+
+      held.release(); // the lead names b, whose attempt is in flight, and tells nobody else
+      await()
+          .atMost(Timing.AWAIT)
+          .until(() -> bHeard.stream().anyMatch(m -> m.startsWith(held.ownerId() + "\n" + bId)));
+      assertThat(queued(resource)).as("b named and taken off the queue").isEqualTo(1);
+      assertThat(cWaits).isNotDone();
+
+      b.closeAsync();
+      Lease lease = cWaits.get(Timing.AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
+      lease.release();
+    } finally {
+      gate.open();
+      b.close();
     }
   }
 
@@ -503,6 +548,39 @@ final class NamedHandoffIT {
         };
     return delegating(
         driver, (method, args) -> method.getName().equals("releases") ? recorded : null);
+  }
+
+  /** Holds a driver's lock steps while closed: they wait, unsent, until it opens. */
+  private static final class Gate {
+    private volatile CompletableFuture<Void> opened = CompletableFuture.completedFuture(null);
+    private final AtomicLong waiting = new AtomicLong();
+
+    void close() {
+      opened = new CompletableFuture<>();
+    }
+
+    void open() {
+      opened.complete(null);
+    }
+
+    /** How many lock steps waited at the gate. */
+    long waiting() {
+      return waiting.get();
+    }
+
+    /** {@code real}, whose lock steps pass this gate. */
+    NodeDriver on(NodeDriver real) {
+      return delegating(
+          real,
+          (method, args) -> {
+            CompletableFuture<Void> gate = opened;
+            if (!method.getName().equals("lock") || gate.isDone()) {
+              return null;
+            }
+            waiting.incrementAndGet();
+            return gate.thenCompose(open -> real.lock((Integer) args[0], (LockRequest) args[1]));
+          });
+    }
   }
 
   /** The real driver of {@code config}, with its release calls recorded as "method@node". */

@@ -53,4 +53,15 @@ public sealed interface Fault {
           "%9.3f ms  c%d-n%d link cut for %.3f ms", at / 1e6, client, node, durationNanos / 1e6);
     }
   }
+
+  /**
+   * From {@code at} on, every call into the client's metrics sink throws (the application's bug,
+   * which healing does not mend): the schedule must do exactly what it does with a sink that does
+   * not throw.
+   */
+  record ThrowingMetrics(int client, long at) implements Fault {
+    public String describe() {
+      return String.format("%9.3f ms  c%d's metrics sink throws from now on", at / 1e6, client);
+    }
+  }
 }

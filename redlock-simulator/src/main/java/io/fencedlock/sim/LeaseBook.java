@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The leases the workload holds, and the two lease invariants, checked after every step:
@@ -23,6 +25,11 @@ import java.util.Map;
  *       maxLeaseTtl after the loss was first seen, longer than any lease the node forgot). Checked
  *       against expiries, not presence, so a key that will expire early is caught when it is set or
  *       shortened, not only if some step falls in the gap.
+ *   <li><b>Told work</b>: work under {@code withLockAsync} runs only while its lease is valid: the
+ *       library tells it of a loss (cancels its stage) before the validity runs out, so work whose
+ *       lease is no longer valid and that was not told is running unprotected. A paused client's
+ *       work is not running; if the pause outlasted the validity, the assumption is broken. Checked
+ *       after every step and when the work ends.
  * </ul>
  */
 final class LeaseBook {
@@ -35,6 +42,9 @@ final class LeaseBook {
     final String owner;
     boolean releaseCalled;
     boolean validWhenPaused;
+
+    /** The work under withLockAsync, until it ends or is told; null for a plain acquire's lease. */
+    @Nullable CompletableFuture<Void> work;
 
     Held(int client, int resource, Lease lease) {
       this.client = client;
@@ -145,6 +155,9 @@ final class LeaseBook {
       boolean paused = loop.isPaused(h.client);
       long remaining = h.releaseCalled ? 0 : h.lease.remainingValidity().toNanos();
       boolean believed = paused ? h.validWhenPaused : remaining > 0;
+      if (h.work != null && !h.work.isDone() && !paused && remaining == 0) {
+        workUnprotected(h);
+      }
       if (!believed && !paused && remaining == 0) {
         continue; // over for good: a lease never becomes valid again
       }
@@ -157,6 +170,23 @@ final class LeaseBook {
       }
     }
     live.subList(kept, live.size()).clear();
+  }
+
+  /** The work of {@code h} ends now, not told of a loss: its lease must still be valid. */
+  void workEnds(Held h) {
+    stats.checks++;
+    if (!h.lease.isValid()) {
+      workUnprotected(h);
+    }
+  }
+
+  private void workUnprotected(Held h) {
+    violations.add(
+        Violation.Kind.WORK_UNPROTECTED,
+        String.format(
+            "c%d's work under withLockAsync on r%d runs on, never told, but its lease %s is no"
+                + " longer valid",
+            h.client, h.resource, Trace.id(h.owner)));
   }
 
   private void exclusion(Held h) {

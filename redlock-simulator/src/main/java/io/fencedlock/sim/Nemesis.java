@@ -102,6 +102,10 @@ final class Nemesis {
       leases.clientPaused(p.client());
       calls.clientPaused(p.client());
       loop.after(p.durationNanos(), Event.WORLD, () -> resumeClient(p.client()));
+    } else if (fault instanceof Fault.ThrowingMetrics t) {
+      stats.throwingSinks++;
+      trace.add(now, "metrics-throw", t.client(), -1, Long.MIN_VALUE, null);
+      workload.metricsThrow(t.client());
     } else if (fault instanceof Fault.LinkCut cut) {
       stats.linkCuts++;
       trace.add(now, "link-cut", cut.client(), cut.node(), cut.durationNanos(), null);

@@ -13,6 +13,9 @@ import java.util.List;
  * @param cancelAfterNanos when the client cancels the call's stage, after calling; negative for
  *     never
  * @param extendsAfter per extend, {delay after the grant in nanos, ttl in ms}
+ * @param keptAlive the acquire is {@code withLockAsync}'s: the lease is kept alive while its work
+ *     runs, for {@code holdNanos}, and released by the library when the work ends or is told the
+ *     lease was lost (no extends, no cancel)
  */
 public record Op(
     long at,
@@ -23,7 +26,8 @@ public record Op(
     int maxWaitMillis,
     long cancelAfterNanos,
     long holdNanos,
-    List<long[]> extendsAfter) {
+    List<long[]> extendsAfter,
+    boolean keptAlive) {
 
   Op withClient(int newClient) {
     return new Op(
@@ -35,7 +39,8 @@ public record Op(
         maxWaitMillis,
         cancelAfterNanos,
         holdNanos,
-        extendsAfter);
+        extendsAfter,
+        keptAlive);
   }
 
   Op withResource(int newResource) {
@@ -48,7 +53,8 @@ public record Op(
         maxWaitMillis,
         cancelAfterNanos,
         holdNanos,
-        extendsAfter);
+        extendsAfter,
+        keptAlive);
   }
 
   String describe() {
@@ -56,7 +62,11 @@ public record Op(
         new StringBuilder(
             String.format(
                 "%9.3f ms  c%d %s r%d ttl %d ms",
-                at / 1e6, client, tryOnly ? "tryAcquire" : "acquire", resource, ttlMillis));
+                at / 1e6,
+                client,
+                keptAlive ? "withLock" : tryOnly ? "tryAcquire" : "acquire",
+                resource,
+                ttlMillis));
     if (!tryOnly) {
       s.append(", maxWait ").append(maxWaitMillis).append(" ms");
     }
@@ -65,6 +75,10 @@ public record Op(
     }
     for (long[] e : extendsAfter) {
       s.append(String.format(", extend(%d ms) at +%.3f ms", e[1], e[0] / 1e6));
+    }
+    if (keptAlive) {
+      s.append(String.format(", kept alive while its work runs %.3f ms", holdNanos / 1e6));
+      return s.toString();
     }
     s.append(holdNanos < 0 ? ", keep" : String.format(", release at +%.3f ms", holdNanos / 1e6));
     return s.toString();

@@ -8,8 +8,9 @@ import java.util.SplittableRandom;
 
 /**
  * Draws a schedule from a seed: 3 or 5 nodes, 2 to 5 clients, 1 to 3 resources, a few dozen
- * acquires spread over the horizon (with their extends, releases and cancels), a network profile,
- * and faults from {@link #FAMILIES}, each family present with its probability. Most schedules stay
+ * acquires spread over the horizon (with their extends, releases and cancels; a share of them
+ * {@code withLockAsync}'s, whose lease is kept alive while their work runs), a network profile, and
+ * faults from {@link #FAMILIES}, each family present with its probability. Most schedules stay
  * within Redlock's assumptions (long client pauses and big forward clock steps are rarer families),
  * so that mutual exclusion is tested, not only excused.
  */
@@ -31,7 +32,14 @@ public final class PlanGenerator {
           new Family("short client pause", 0.25, 3),
           new Family("long client pause", 0.10, 2),
           new Family("client close", 0.15, 1),
-          new Family("link cut", 0.20, 3));
+          new Family("link cut", 0.20, 3),
+          new Family("metrics sink throws", 0.15, 1));
+
+  /** The share of acquires that are {@code withLockAsync}'s, their lease kept alive. */
+  static final double KEPT_ALIVE_SHARE = 0.2;
+
+  /** The shortest TTL of a kept-alive lease: shorter ones leave no time to renew in. */
+  static final int MIN_KEPT_ALIVE_TTL_MILLIS = 30;
 
   private PlanGenerator() {}
 
@@ -59,8 +67,11 @@ public final class PlanGenerator {
     }
     List<Op> ops = new ArrayList<>();
     int count = 4 + r.nextInt(30);
+    // Which acquires run work under withLockAsync comes from a stream of its own, so that the
+    // rest of the schedule is drawn as it was before they existed.
+    SplittableRandom work = new SplittableRandom(Seeds.of(seed, "work", 0));
     for (int i = 0; i < count; i++) {
-      ops.add(op(r, windows, resources));
+      ops.add(keptAliveSometimes(op(r, windows, resources), work));
     }
     ops.sort(Comparator.comparingLong(Op::at));
     List<Fault> faults = faults(r, horizon, nodes, clients);
@@ -122,7 +133,29 @@ public final class PlanGenerator {
           });
     }
     return new Op(
-        at, client, r.nextInt(resources), tryOnly, ttl, maxWait, cancel, hold, extendsAfter);
+        at, client, r.nextInt(resources), tryOnly, ttl, maxWait, cancel, hold, extendsAfter, false);
+  }
+
+  /**
+   * {@code op}, or, for a share of the acquires, the same acquire as {@code withLockAsync}'s: its
+   * work runs up to three TTLs, so that the lease is renewed, and takes no extends or cancels.
+   */
+  private static Op keptAliveSometimes(Op op, SplittableRandom work) {
+    if (op.tryOnly() || work.nextDouble() >= KEPT_ALIVE_SHARE) {
+      return op;
+    }
+    int ttl = Math.max(op.ttlMillis(), MIN_KEPT_ALIVE_TTL_MILLIS);
+    return new Op(
+        op.at(),
+        op.client(),
+        op.resource(),
+        false,
+        ttl,
+        op.maxWaitMillis(),
+        -1,
+        work.nextLong(3 * ms(ttl)),
+        List.of(),
+        true);
   }
 
   private static List<Fault> faults(SplittableRandom r, long horizon, int nodes, int clients) {
@@ -172,6 +205,7 @@ public final class PlanGenerator {
                   new Fault.ClientPause(client, at, ms(20) + r.nextLong(ms(180)));
               case "client close" -> new Fault.ClientClose(client, at);
               case "link cut" -> new Fault.LinkCut(client, node, at, ms(1) + r.nextLong(ms(100)));
+              case "metrics sink throws" -> new Fault.ThrowingMetrics(client, at);
               default -> throw new IllegalStateException("unknown fault family " + family.name());
             });
       }

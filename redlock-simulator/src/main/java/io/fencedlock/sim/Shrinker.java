@@ -168,6 +168,9 @@ final class Shrinker {
     if (f instanceof Fault.ClientClose c) {
       return c.client();
     }
+    if (f instanceof Fault.ThrowingMetrics t) {
+      return t.client();
+    }
     if (f instanceof Fault.LinkCut l) {
       return l.client();
     }
@@ -196,6 +199,9 @@ final class Shrinker {
     }
     if (f instanceof Fault.ClientClose c) {
       return new Fault.ClientClose(client, c.at());
+    }
+    if (f instanceof Fault.ThrowingMetrics t) {
+      return new Fault.ThrowingMetrics(client, t.at());
     }
     if (f instanceof Fault.LinkCut l) {
       return new Fault.LinkCut(client, l.node(), l.at(), l.durationNanos());

@@ -7,6 +7,7 @@ import io.fencedlock.redlock.spi.Regression;
 import java.util.HexFormat;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One client process of the simulation: a real {@link Redlock}, unchanged, over its own simulated
@@ -21,20 +22,30 @@ final class SimClient {
   final int index;
   final Redlock redlock;
   final SimDriver driver;
+
+  /** The client's metrics sink, if a {@link Fault.ThrowingMetrics} may make it throw; else null. */
+  final @Nullable SimMetrics metrics;
+
   boolean closed;
 
-  private SimClient(int index, Redlock redlock, SimDriver driver) {
+  private SimClient(int index, Redlock redlock, SimDriver driver, @Nullable SimMetrics metrics) {
     this.index = index;
     this.redlock = redlock;
     this.driver = driver;
+    this.metrics = metrics;
   }
 
   /**
-   * Creates the client at the current simulated instant. Creation is instantaneous and fault-free:
-   * the start-up calls run on the nodes at once.
+   * Creates the client at the current simulated instant; {@code config} carries {@code metrics}.
+   * Creation is instantaneous and fault-free: the start-up calls run on the nodes at once.
    */
   static SimClient create(
-      int index, World world, RedlockConfig config, long seed, Set<Regression> regressions) {
+      int index,
+      World world,
+      RedlockConfig config,
+      long seed,
+      Set<Regression> regressions,
+      @Nullable SimMetrics metrics) {
     SplittableRandom jitter = new SplittableRandom(Seeds.of(seed, "jitter", index));
     SplittableRandom idSource = new SplittableRandom(Seeds.of(seed, "ids", index));
     HexFormat hex = HexFormat.of();
@@ -51,6 +62,6 @@ final class SimClient {
     driver.instant(true);
     Redlock redlock = Redlock.create(config, driver, env);
     driver.instant(false);
-    return new SimClient(index, redlock, driver);
+    return new SimClient(index, redlock, driver, metrics);
   }
 }

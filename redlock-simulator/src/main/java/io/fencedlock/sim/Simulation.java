@@ -2,6 +2,7 @@ package io.fencedlock.sim;
 
 import io.fencedlock.redlock.Lease;
 import io.fencedlock.redlock.RedlockConfig;
+import io.fencedlock.redlock.RedlockMetrics;
 import io.fencedlock.redlock.spi.Regression;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one {@link Plan}: the real algorithm in each client, against simulated nodes, network and
@@ -57,8 +59,12 @@ public final class Simulation {
   private final RedlockConfig config;
   private final Set<Regression> regressions = EnumSet.noneOf(Regression.class);
 
-  private Simulation(Plan plan, boolean recordTrace) {
+  /** False for the run a schedule with throwing metrics sinks is compared with. */
+  private final boolean sinksThrow;
+
+  private Simulation(Plan plan, boolean recordTrace, boolean sinksThrow) {
     this.plan = plan;
+    this.sinksThrow = sinksThrow;
     this.loop = new EventLoop(plan.clients() + 1);
     this.trace = new Trace(recordTrace);
     this.violations = new Violations(loop, trace);
@@ -105,9 +111,15 @@ public final class Simulation {
     }
   }
 
-  /** Runs {@code plan}; with {@code recordTrace}, the outcome carries the readable trace. */
+  /**
+   * Runs {@code plan}; with {@code recordTrace}, the outcome carries the readable trace. A plan in
+   * which a client's metrics sink throws runs twice, the second time with sinks that do not: the
+   * two must do the same, event for event (the same trace hash).
+   */
   public static Outcome run(Plan plan, boolean recordTrace) {
-    return new Simulation(plan, recordTrace).run();
+    boolean throwing = plan.faults().stream().anyMatch(f -> f instanceof Fault.ThrowingMetrics);
+    Long silentRun = throwing ? new Simulation(plan, false, false).run(null).traceHash() : null;
+    return new Simulation(plan, recordTrace, true).run(silentRun);
   }
 
   /** Resource names, made once: the core hashes them into its maps on every call. */
@@ -118,6 +130,10 @@ public final class Simulation {
   }
 
   static RedlockConfig config(Plan plan, EventLoop loop) {
+    return config(plan, loop, RedlockMetrics.NONE);
+  }
+
+  private static RedlockConfig config(Plan plan, EventLoop loop, RedlockMetrics metrics) {
     List<String> uris = new ArrayList<>();
     for (int i = 0; i < plan.nodes(); i++) {
       uris.add("redis://127.0.0.1:" + (FIRST_PORT + i));
@@ -133,13 +149,25 @@ public final class Simulation {
         .tokenPrediction(plan.tokenPrediction())
         .maxLocalHandoffs(plan.maxLocalHandoffs())
         .ticker(loop::now)
+        .metrics(metrics)
         .build();
   }
 
-  private Outcome run() {
+  /**
+   * @param silentRun the trace hash of this plan's run with sinks that do not throw, to compare
+   *     with; null if no sink throws
+   */
+  private Outcome run(@Nullable Long silentRun) {
     try {
       for (int c = 0; c < plan.clients(); c++) {
-        clients.add(SimClient.create(c, world, config, plan.seed(), regressions));
+        int client = c;
+        SimMetrics sink =
+            plan.faults().stream()
+                    .anyMatch(f -> f instanceof Fault.ThrowingMetrics t && t.client() == client)
+                ? new SimMetrics(sinksThrow)
+                : null;
+        RedlockConfig own = sink == null ? config : config(plan, loop, sink);
+        clients.add(SimClient.create(c, world, own, plan.seed(), regressions, sink));
       }
       workload.schedule(plan.ops());
       nemesis.schedule(plan.faults());
@@ -158,6 +186,12 @@ public final class Simulation {
     } catch (RuntimeException | StackOverflowError bug) {
       violations.add(Violation.Kind.BUG, bug + " at " + firstFrames(bug));
     }
+    if (silentRun != null && silentRun != trace.hash()) {
+      violations.add(
+          Violation.Kind.CALLBACK_CHANGED_OUTCOME,
+          "the schedule did not do what it does with metrics sinks that do not throw: the"
+              + " exceptions of a sink changed what its client did after it started throwing");
+    }
     stats.schedules = 1;
     stats.steps = loop.steps();
     stats.simulatedNanos = loop.now();
@@ -167,7 +201,8 @@ public final class Simulation {
   }
 
   private void finalPhase() {
-    SimClient fresh = SimClient.create(plan.clients(), world, config, plan.seed(), regressions);
+    SimClient fresh =
+        SimClient.create(plan.clients(), world, config, plan.seed(), regressions, null);
     clients.add(fresh);
     List<CompletableFuture<Lease>> finals =
         workload.finalAcquires(fresh, plan.resources(), FINAL_TTL, FINAL_WAIT);

@@ -26,9 +26,12 @@ final class Stats {
   long clientCloses;
   long cancels;
   long linkCuts;
+  long throwingSinks;
   long calls;
   long leases;
   long extends_;
+  long works;
+  long worksTold;
   long releases;
   long announcements;
 
@@ -57,9 +60,12 @@ final class Stats {
     clientCloses += o.clientCloses;
     cancels += o.cancels;
     linkCuts += o.linkCuts;
+    throwingSinks += o.throwingSinks;
     calls += o.calls;
     leases += o.leases;
     extends_ += o.extends_;
+    works += o.works;
+    worksTold += o.worksTold;
     releases += o.releases;
     announcements += o.announcements;
     waitersNamed += o.waitersNamed;
@@ -79,6 +85,7 @@ final class Stats {
     m.put("client close", clientCloses);
     m.put("cancel of a call", cancels);
     m.put("link cut", linkCuts);
+    m.put("metrics sink throws", throwingSinks);
     m.put("request lost", requestsLost);
     m.put("request lost to a restart", requestsLostToRestart);
     m.put("reply lost (request ran)", repliesLost);
@@ -93,6 +100,8 @@ final class Stats {
     m.put("public calls", calls);
     m.put("leases granted", leases);
     m.put("extends", extends_);
+    m.put("withLock works run", works);
+    m.put("works told their lease was lost", worksTold);
     m.put("releases", releases);
     m.put("node requests", requests);
     m.put("release announcements delivered", announcements);

@@ -35,6 +35,16 @@ public record Violation(Kind kind, long time, String detail) {
     /** A held lease's key was deleted before its holder released it. */
     HELD_KEY_DELETED(false, false),
     /**
+     * Work under {@code withLockAsync} ran on, never told (its stage not cancelled), while its
+     * lease was no longer valid: the renewal stopped without a loss signal (its client closed).
+     */
+    WORK_UNPROTECTED(true, false),
+    /**
+     * A client's metrics sink that throws changed what the clients did: the schedule's trace
+     * differs from its run with a sink that does not throw.
+     */
+    CALLBACK_CHANGED_OUTCOME(false, false),
+    /**
      * A node that came back without its memory was re-admitted sooner than maxLeaseTtl after that:
      * a lease it forgot may still be valid, and the node can now help a rival to a quorum.
      */

@@ -1,6 +1,8 @@
 package io.fencedlock.sim;
 
 import io.fencedlock.redlock.Lease;
+import io.fencedlock.redlock.LockOptions;
+import io.fencedlock.redlock.Renewal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -8,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The clients' application code: starts the plan's acquires at their times, cancels them when told,
- * extends and releases the leases it gets, closes clients; every call is registered with the {@link
+ * extends and releases the leases it gets, runs work under {@code withLockAsync} (the library keeps
+ * its lease alive and releases it), closes clients; every call is registered with the {@link
  * CallBook} and every lease with the {@link LeaseBook} and {@link TokenLedger}. Every action is an
  * event of its client, so a paused client's code does not run either. After the schedule heals,
  * leases still held are released and new ones released at once.
@@ -49,6 +52,10 @@ final class Workload {
   private void start(Op op) {
     SimClient client = clients.get(op.client());
     if (client.closed) {
+      return;
+    }
+    if (op.keptAlive()) {
+      startWork(op, client);
       return;
     }
     String resource = Simulation.resource(op.resource());
@@ -102,7 +109,63 @@ final class Workload {
     }
   }
 
-  private void granted(int client, Op op, Lease lease, long calledAt) {
+  /**
+   * {@code withLockAsync}: the work runs for the op's hold, unless the library tells it that the
+   * lease was lost (cancels its stage) first; the library keeps the lease alive meanwhile, and
+   * releases it after.
+   */
+  private void startWork(Op op, SimClient client) {
+    String resource = Simulation.resource(op.resource());
+    long calledAt = world.loop.now();
+    LockOptions options =
+        new LockOptions(
+            Duration.ofMillis(op.ttlMillis()),
+            Duration.ofMillis(op.maxWaitMillis()),
+            Renewal.defaults(),
+            true);
+    CompletableFuture<Void> call =
+        client
+            .redlock
+            .withLockAsync(resource, options, lease -> work(op, lease, calledAt))
+            .toCompletableFuture();
+    calls.started(
+        "withLockAsync(" + resource + ")",
+        op.client(),
+        op.maxWaitMillis() * 1_000_000L + op.holdNanos() + 2 * callBoundNanos,
+        call);
+    world.trace.add(world.loop.now(), "withLock", op.client(), -1, op.ttlMillis(), resource);
+  }
+
+  private CompletableFuture<Void> work(Op op, Lease lease, long calledAt) {
+    LeaseBook.Held held = granted(op.client(), op, lease, calledAt);
+    CompletableFuture<Void> work = new CompletableFuture<>();
+    held.work = work;
+    world.stats.works++;
+    work.whenComplete(
+        (done, told) -> {
+          leases.releaseCalled(held); // the library releases the lease once the work has ended
+          if (told != null) {
+            world.stats.worksTold++;
+            world.trace.add(
+                world.loop.now(), "work-told", held.client, -1, Long.MIN_VALUE, held.owner);
+          }
+        });
+    world.loop.after(healed ? 0 : op.holdNanos(), op.client(), () -> finishWork(held));
+    return work;
+  }
+
+  /** The work ends (its time is up, or the schedule healed), unless it was told already. */
+  private void finishWork(LeaseBook.Held held) {
+    if (held.work.isDone()) {
+      return;
+    }
+    leases.workEnds(held);
+    world.stats.releases++;
+    world.trace.add(world.loop.now(), "work-done", held.client, -1, Long.MIN_VALUE, held.owner);
+    held.work.complete(null);
+  }
+
+  private LeaseBook.Held granted(int client, Op op, Lease lease, long calledAt) {
     world.stats.leases++;
     long token = lease.isFenced() ? lease.fencingToken() : -1;
     world.trace.add(world.loop.now(), "granted", client, -1, token, lease.ownerId());
@@ -110,9 +173,12 @@ final class Workload {
       tokens.granted(op.resource(), token, calledAt, world.loop.now(), client, lease.ownerId());
     }
     LeaseBook.Held held = leases.add(client, op.resource(), lease);
+    if (op.keptAlive()) {
+      return held; // its work runs, whatever the schedule does meanwhile
+    }
     if (healed || clients.get(client).closed) {
       release(held);
-      return;
+      return held;
     }
     for (long[] extend : op.extendsAfter()) {
       world.loop.after(extend[0], client, () -> extend(held, extend[1]));
@@ -120,6 +186,7 @@ final class Workload {
     if (op.holdNanos() >= 0) {
       world.loop.after(op.holdNanos(), client, () -> release(held));
     }
+    return held;
   }
 
   private void extend(LeaseBook.Held held, long ttlMillis) {
@@ -134,6 +201,10 @@ final class Workload {
   }
 
   private void release(LeaseBook.Held held) {
+    if (held.work != null) {
+      finishWork(held); // the library releases a kept-alive lease when its work ends
+      return;
+    }
     if (held.releaseCalled) {
       return;
     }
@@ -148,7 +219,18 @@ final class Workload {
         "release", held.client, callBoundNanos, held.lease.releaseAsync().toCompletableFuture());
   }
 
-  /** The client calls closeAsync(); the leases it holds stay on the nodes until their TTL. */
+  /** The {@link Fault.ThrowingMetrics} fault: the client's metrics sink throws from now on. */
+  void metricsThrow(int index) {
+    SimMetrics sink = clients.get(index).metrics;
+    if (sink != null) {
+      sink.startThrowing();
+    }
+  }
+
+  /**
+   * The client calls closeAsync(); the leases it holds stay on the nodes until their TTL. Work
+   * under withLockAsync must be told: closing stops the renewal of its lease.
+   */
   void close(int index) {
     SimClient client = clients.get(index);
     if (client.closed) {
@@ -215,7 +297,8 @@ final class Workload {
                       (int) maxWait.toMillis(),
                       -1,
                       0,
-                      List.of()),
+                      List.of(),
+                      false),
                   lease,
                   calledAt);
             }

@@ -1,12 +1,14 @@
 package io.fencedlock.redlock.lettuce;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fencedlock.redlock.RedlockConfig;
 import io.fencedlock.redlock.driver.LuaScript;
 import io.fencedlock.redlock.spi.LockReply;
 import io.fencedlock.redlock.spi.LockRequest;
 import io.fencedlock.redlock.spi.NodeKeys;
+import io.fencedlock.redlock.spi.ReleaseFeed;
 import io.fencedlock.testkit.RedisNode;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
@@ -78,6 +80,41 @@ final class LettuceNodeDriverIT {
             .isEqualTo(new LockReply.Uninitialized());
       }
     }
+  }
+
+  /**
+   * An unsubscribe that comes while the pub/sub connection is still being opened, or while it
+   * reconnects (Lettuce rejects commands then, and resubscribes every channel it knew), leaves
+   * nothing subscribed: a stray subscription would keep this client hearing of that lock's
+   * releases, and its lead node counting it as listening (issue 37).
+   */
+  @Test
+  void unsubscribe_whileConnectingOrReconnecting_leavesNothingSubscribed() throws Exception {
+    try (RedisNodes nodes = RedisNodes.start(1)) {
+      RedisNode node = nodes.node(0);
+      RedlockConfig config =
+          RedlockConfig.builder().nodes(nodes.uris()).connectTimeout(Timing.AWAIT).build();
+
+      try (LettuceNodeDriver driver = LettuceNodeDriver.open(config)) {
+        driver.connect(Timing.AWAIT);
+        ReleaseFeed feed = driver.releases();
+        CompletableFuture<Void> first = feed.subscribe("stray:connecting");
+        feed.unsubscribe("stray:connecting"); // the pub/sub connection is still being opened
+        get(first);
+        get(feed.subscribe("stray:kept"));
+        await().atMost(Timing.AWAIT).until(() -> subscribers(node, "stray:connecting") == 0);
+
+        get(feed.subscribe("stray:reconnecting"));
+        node.command("CLIENT", "KILL", "TYPE", "pubsub");
+        feed.unsubscribe("stray:reconnecting");
+        await().atMost(Timing.AWAIT).until(() -> subscribers(node, "stray:kept") == 1);
+        await().atMost(Timing.AWAIT).until(() -> subscribers(node, "stray:reconnecting") == 0);
+      }
+    }
+  }
+
+  private static long subscribers(RedisNode node, String channel) {
+    return (Long) ((List<?>) node.command("PUBSUB", "NUMSUB", channel)).get(1);
   }
 
   private static LockRequest fenced(String owner, long predicted, String predecessor) {

@@ -887,6 +887,33 @@ final class RespNodeDriverIT {
     }
   }
 
+  /**
+   * An unsubscribe while the subscriber connection is being opened, or after it broke and before it
+   * is back, leaves nothing subscribed once it is (the Lettuce driver's test has the same shape).
+   */
+  @Test
+  void unsubscribe_whileConnectingOrReconnecting_leavesNothingSubscribed() throws Exception {
+    try (RedisNodes nodes = RedisNodes.start(1);
+        RespNodeDriver driver = driver(nodes.uris(), PATIENT)) {
+      RedisNode node = nodes.node(0);
+      CompletableFuture<Void> first = driver.releases().subscribe("stray:connecting");
+      driver.releases().unsubscribe("stray:connecting");
+      get(first);
+      get(driver.releases().subscribe("stray:kept"));
+      await().atMost(Timing.AWAIT).until(() -> subscribers(node, "stray:connecting") == 0);
+
+      get(driver.releases().subscribe("stray:reconnecting"));
+      node.command("CLIENT", "KILL", "TYPE", "pubsub");
+      driver.releases().unsubscribe("stray:reconnecting");
+      await().atMost(Timing.AWAIT).until(() -> subscribers(node, "stray:kept") == 1);
+      await().atMost(Timing.AWAIT).until(() -> subscribers(node, "stray:reconnecting") == 0);
+    }
+  }
+
+  private static long subscribers(RedisNode node, String channel) {
+    return (Long) ((List<?>) node.command("PUBSUB", "NUMSUB", channel)).get(1);
+  }
+
   /** Locks and releases with announcement, a new owner each try, until the listener hears one. */
   private static void announceUntilHeard(
       RespNodeDriver driver,
