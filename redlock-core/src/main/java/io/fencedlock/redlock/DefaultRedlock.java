@@ -389,6 +389,14 @@ final class DefaultRedlock implements Redlock {
    * background.
    */
   @Override
+  public <T> CompletionStage<T> withLockAsync(
+      String resource,
+      LockOptions options,
+      java.util.function.Function<Lease, ? extends CompletionStage<T>> work) {
+    return LockedWork.runAsync(this, resource, options, work, timers.work());
+  }
+
+  @Override
   public void close() {
     CompletableFuture<Void> closing = closeAsync().toCompletableFuture();
     if (!ctx.nodes().driver().isDriverThread()

@@ -3,6 +3,7 @@ package io.fencedlock.redlock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -69,12 +70,13 @@ final class LockedWork {
             java.time.Duration.ZERO));
   }
 
-  /** See {@link Redlock#withLockAsync}. */
+  /** See {@link Redlock#withLockAsync}; the work is called on {@code executor}. */
   static <T> CompletionStage<T> runAsync(
       Redlock redlock,
       String resource,
       LockOptions options,
-      Function<Lease, ? extends CompletionStage<T>> work) {
+      Function<Lease, ? extends CompletionStage<T>> work,
+      Executor executor) {
     Renewer.checkedTtl(redlock.config(), options.ttl(), options.renewal());
     CompletableFuture<Lease> acquiring =
         redlock.acquireAsync(resource, options.ttl(), options.maxWait()).toCompletableFuture();
@@ -82,17 +84,16 @@ final class LockedWork {
     // would release it before its TTL).
     AtomicBoolean claimed = new AtomicBoolean();
     CompletableFuture<T> result =
-        // Async: the acquire completes on a thread of the client (I/O, timer), whose every other
-        // call and renewal the work would hold up if it ran there and blocked.
-        acquiring.thenComposeAsync(
+        acquiring.thenCompose(
             lease -> {
               if (!claimed.compareAndSet(false, true)) {
                 return lease.releaseAsync().thenApply(released -> null); // cancelled meanwhile
               }
               CompletableFuture<T> running;
               try {
+                // Kept alive from the grant on, also while the work waits for its executor.
                 lease.keepAlive(options.renewal());
-                running = work.apply(lease).toCompletableFuture();
+                running = applyOn(executor, work, lease);
               } catch (RuntimeException | Error failure) {
                 running = CompletableFuture.failedFuture(failure);
               }
@@ -121,6 +122,44 @@ final class LockedWork {
           }
         });
     return result;
+  }
+
+  /**
+   * The work's stage, called on {@code executor} (the acquire completes on a thread of the client,
+   * an I/O or timer thread, whose every other task a blocking work would hold up). Cancelling the
+   * returned future cancels the work's own stage, or keeps the work from being called.
+   */
+  private static <T> CompletableFuture<T> applyOn(
+      Executor executor, Function<Lease, ? extends CompletionStage<T>> work, Lease lease) {
+    CompletableFuture<T> mirror = new CompletableFuture<>();
+    executor.execute(
+        () -> {
+          if (mirror.isDone()) {
+            return; // lost before the work was called
+          }
+          CompletableFuture<T> stage;
+          try {
+            stage = work.apply(lease).toCompletableFuture();
+          } catch (RuntimeException | Error failure) {
+            mirror.completeExceptionally(failure);
+            return;
+          }
+          mirror.whenComplete(
+              (value, failure) -> {
+                if (mirror.isCancelled()) {
+                  stage.cancel(true);
+                }
+              });
+          stage.whenComplete(
+              (value, failure) -> {
+                if (failure == null) {
+                  mirror.complete(value);
+                } else {
+                  mirror.completeExceptionally(failure);
+                }
+              });
+        });
+    return mirror;
   }
 
   /** The loss, if the lease ended lost (its loss stage completed normally). */

@@ -182,17 +182,18 @@ public interface Redlock extends AutoCloseable {
   /**
    * The asynchronous form of {@link #withLock}: the work returns a stage; the lease is released
    * once it completes; a lost lease cancels it (unless {@link LockOptions#interruptOnLoss()} is
-   * off) and fails the result with {@link LockLostException}. The work is called on {@link
-   * java.util.concurrent.CompletableFuture#defaultExecutor() CompletableFuture's default executor}
-   * (the common pool, or a thread per call where that pool has fewer than two threads), never on a
-   * thread of this client, so a work that blocks holds up that executor, not this client; the
-   * returned stage completes like the others (see above).
+   * off) and fails the result with {@link LockLostException}. The lease is kept alive from its
+   * grant on. The work is called on a thread the client keeps for such work (one per work running,
+   * never an I/O or timer thread), so a work that blocks holds up itself only; the returned stage
+   * completes like the others (see above). Cancelling it before the work was called releases the
+   * lease and the work is not called.
    */
   default <T> CompletionStage<T> withLockAsync(
       String resource,
       LockOptions options,
       java.util.function.Function<Lease, ? extends CompletionStage<T>> work) {
-    return LockedWork.runAsync(this, resource, options, work);
+    return LockedWork.runAsync(
+        this, resource, options, work, java.util.concurrent.ForkJoinPool.commonPool());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.fencedlock.redlock.spi;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -21,6 +22,16 @@ public interface Scheduler {
    * @throws RejectedExecutionException once {@link #shutdown()} was called
    */
   Task schedule(Runnable task, long delayNanos);
+
+  /**
+   * Where the work of {@link io.fencedlock.redlock.Redlock#withLockAsync} is called: user code that
+   * may block, so never this scheduler's timer thread or a driver's I/O thread, or it would hold up
+   * their other tasks. By default the scheduler's own thread, for schedulers (a simulation's) whose
+   * tasks may run as long as they like.
+   */
+  default Executor work() {
+    return task -> schedule(task, 0);
+  }
 
   /** Whether the calling thread is one that runs this scheduler's tasks. */
   boolean isSchedulerThread();
