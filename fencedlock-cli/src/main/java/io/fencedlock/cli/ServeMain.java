@@ -7,10 +7,10 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code ./fencedlock serve [--port N]}: starts five local Redis nodes and the fenced storage
  * service (SQLite in a temp dir) and keeps them running for manual use with curl. Prints the
- * service URL on a line {@code storage service: http://127.0.0.1:PORT}, the node URIs and curl
- * examples, then waits. Ctrl-C or SIGTERM runs a shutdown hook that stops the service and the
- * nodes, deletes the temp dir and prints {@code stopped}. Exit code 2 for bad options, 1 if it
- * cannot start.
+ * service URL on a line {@code storage service: http://127.0.0.1:PORT}, the node URIs
+ * (comma-separated, as {@code exec --nodes} takes them) and curl examples, then waits. Ctrl-C or
+ * SIGTERM runs a shutdown hook that stops the service and the nodes, deletes the temp dir and
+ * prints {@code stopped}. Exit code 2 for bad options, 1 if it cannot start.
  */
 public final class ServeMain {
   private ServeMain() {}
@@ -22,12 +22,12 @@ public final class ServeMain {
       parsed = ServeArgs.parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println("fencedlock serve: " + e.getMessage());
-      System.err.println(ServeArgs.USAGE);
+      System.err.print(ServeArgs.USAGE);
       System.exit(2);
       return;
     }
     if (parsed.help()) {
-      System.out.println(ServeArgs.USAGE);
+      System.out.print(ServeArgs.USAGE);
       return;
     }
     DemoEnvironment env;
@@ -49,7 +49,8 @@ public final class ServeMain {
     URI url = env.storageUrl();
     String object = url + "/objects/greeting";
     out.println("storage service: " + url);
-    out.println("redis nodes:     " + String.join(" ", env.nodeUris()));
+    // Comma-separated: the form exec --nodes and FENCEDLOCK_NODES take.
+    out.println("redis nodes:     " + String.join(",", env.nodeUris()));
     out.println("database:        " + env.databaseFile() + " (deleted on exit)");
     out.println();
     out.println("Try it from another terminal:");

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fencedlock.cli.exec.ExecMain;
 import io.fencedlock.storage.StoredObject;
 import io.fencedlock.storage.WriteResult;
 import io.fencedlock.storage.client.FencedStorageClient;
@@ -85,9 +86,25 @@ final class ServeIT {
     }
   }
 
+  @Test
+  void serve_printedNodes_areWhatExecNodesTakes() {
+    try (ChildProcess serve =
+        ChildProcess.start(dir, dir, ChildProcess.java(ServeMain.class, "--port", "0"))) {
+      String nodes = serve.awaitLine(NODES_LINE, Timing.PROCESS).group(1);
+      try (ChildProcess exec =
+          ChildProcess.start(
+              dir,
+              dir,
+              ChildProcess.java(
+                  ExecMain.class, "--nodes", nodes, "--wait", "5s", "serve-it", "--", "true"))) {
+        assertThat(exec.awaitExit(Timing.PROCESS)).as(exec.output()).isZero();
+      }
+    }
+  }
+
   private static List<Integer> nodePorts(ChildProcess serve) {
     String uris = serve.awaitLine(NODES_LINE, Timing.AWAIT).group(1);
-    return Arrays.stream(uris.split("\\s+")).map(URI::create).map(URI::getPort).toList();
+    return Arrays.stream(uris.split(",")).map(URI::create).map(URI::getPort).toList();
   }
 
   private static boolean accepts(int port) {

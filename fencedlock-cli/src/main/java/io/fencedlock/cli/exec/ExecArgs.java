@@ -153,6 +153,9 @@ record ExecArgs(
   }
 
   static Duration duration(String text, String option) {
+    if (text.trim().equals("0")) {
+      return Duration.ZERO; // zero needs no unit; the usage shows '--wait 0'
+    }
     Matcher m = DURATION.matcher(text.trim());
     if (!m.matches()) {
       throw new IllegalArgumentException(

@@ -71,6 +71,15 @@ final class ExecArgsTest {
   }
 
   @Test
+  void parse_waitZero_isOneAttempt_asTheUsageSays() {
+    Map<String, String> nodes = Map.of("FENCEDLOCK_NODES", "redis://a:1");
+
+    assertThat(ExecArgs.USAGE).contains("0 = one attempt");
+    assertThat(ExecArgs.parse(new String[] {"--wait", "0", "r", "--", "true"}, nodes).maxWait())
+        .isZero();
+  }
+
+  @Test
   void parse_help_needsNothingElse() {
     assertThat(ExecArgs.parse(new String[] {"--help"}, Map.of()).help()).isTrue();
     assertThat(ExecArgs.USAGE).contains("FENCEDLOCK_TOKEN").contains("curl").contains("76");
