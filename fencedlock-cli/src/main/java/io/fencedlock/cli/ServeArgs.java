@@ -8,12 +8,7 @@ package io.fencedlock.cli;
  */
 record ServeArgs(boolean help, int port) {
 
-  static final String USAGE =
-      "usage: ./fencedlock serve [--port N]\n"
-          + "  Starts 5 local Redis nodes and the fenced storage service (SQLite in a temp dir)\n"
-          + "  and keeps them running for use with curl until Ctrl-C or SIGTERM.\n"
-          + "  --port N  the storage service's port on 127.0.0.1, 0 = any free port (default 0)\n"
-          + "  --help    show this help";
+  static final String USAGE = Usage.of("serve");
 
   /**
    * Parses the arguments.

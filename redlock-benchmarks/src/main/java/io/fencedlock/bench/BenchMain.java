@@ -13,7 +13,7 @@ import java.util.List;
  * {@code ./fencedlock bench}: every system, every scenario, one run, on 5 local Redis nodes; or,
  * with {@code --soak MINUTES}, the soak alone; or, with {@code --storage}, the storage service's
  * HTTP front ends alone ({@link StorageBench}). Exit code 0 when the run completed (missed targets
- * are results, not failures), 2 on a bad command line.
+ * are results, not failures) and for {@code --help}, 2 on a bad command line.
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -30,6 +30,10 @@ public final class BenchMain {
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.exit(2);
+      return;
+    }
+    if (options.help()) {
+      System.out.print(BenchOptions.USAGE);
       return;
     }
     if (options.storage()) {

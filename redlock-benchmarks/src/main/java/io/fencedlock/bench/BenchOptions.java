@@ -1,5 +1,9 @@
 package io.fencedlock.bench;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
@@ -11,13 +15,13 @@ import java.util.OptionalInt;
  * @param soakMinutes if present, run only the soak, for this many minutes
  * @param out where results.json, report.html and the plots go
  * @param storage run only the storage service's front ends (storage.md, storage.json)
+ * @param help print the usage and run nothing
  */
-record BenchOptions(boolean quick, OptionalInt soakMinutes, Path out, boolean storage) {
+record BenchOptions(
+    boolean quick, OptionalInt soakMinutes, Path out, boolean storage, boolean help) {
 
-  static final String USAGE =
-      "usage: ./fencedlock bench [--quick] [--soak MINUTES | --storage] [--out DIR]\n"
-          + "  --storage  only the storage service: Jetty vs the JDK HttpServer it replaced, 1/8/64"
-          + " writers";
+  /** From src/main/resources/fencedlock-usage/bench.txt, which the launcher prints too. */
+  static final String USAGE = usageText();
 
   /**
    * @throws IllegalArgumentException on an unknown option or a bad value
@@ -34,14 +38,16 @@ record BenchOptions(boolean quick, OptionalInt soakMinutes, Path out, boolean st
         case "--soak" -> soak = OptionalInt.of(positive(value(args, ++i, arg)));
         case "--out" -> out = Path.of(value(args, ++i, arg));
         case "--storage" -> storage = true;
-        case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
+        case "--help", "-h" -> {
+          return new BenchOptions(quick, soak, out, storage, true);
+        }
         default -> throw new IllegalArgumentException("unknown option '" + arg + "'\n" + USAGE);
       }
     }
     if (storage && soak.isPresent()) {
       throw new IllegalArgumentException("--storage and --soak are separate runs\n" + USAGE);
     }
-    return new BenchOptions(quick, soak, out, storage);
+    return new BenchOptions(quick, soak, out, storage, false);
   }
 
   private static String value(List<String> args, int index, String option) {
@@ -61,5 +67,13 @@ record BenchOptions(boolean quick, OptionalInt soakMinutes, Path out, boolean st
       throw new IllegalArgumentException("--soak needs a whole number of minutes: " + text, e);
     }
     throw new IllegalArgumentException("--soak needs a positive number of minutes: " + text);
+  }
+
+  private static String usageText() {
+    try (InputStream in = BenchOptions.class.getResourceAsStream("/fencedlock-usage/bench.txt")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

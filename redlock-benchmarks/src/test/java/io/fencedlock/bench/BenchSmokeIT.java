@@ -6,6 +6,8 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.fencedlock.testkit.support.ChildProcess;
+import io.fencedlock.testkit.support.Timing;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -171,6 +173,16 @@ final class BenchSmokeIT {
         .allSatisfy((frontEnd, ops) -> assertThat(ops).as(frontEnd).isPositive());
     assertThat(Files.readString(dir.resolve("storage.md")))
         .contains("storage-jetty", "storage-jdk-httpserver");
+  }
+
+  @Test
+  void help_printsUsageOnStdoutAndExitsZero(@TempDir Path logs) {
+    try (ChildProcess bench =
+        ChildProcess.start(logs, ChildProcess.java(BenchMain.class, "--help"))) {
+      assertThat(bench.awaitExit(Timing.PROCESS)).as(bench.output()).isZero();
+      assertThat(bench.stdout()).startsWith("usage: ./fencedlock bench");
+      assertThat(bench.stderr()).isEmpty();
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.fencedlock.cli.demo;
 
+import io.fencedlock.cli.Usage;
 import java.nio.file.Path;
 
 /**
@@ -14,15 +15,7 @@ record DemoArgs(boolean help, Path report) {
   static final Path DEFAULT_REPORT =
       Path.of(System.getProperty("java.io.tmpdir"), "fencedlock-demo", "report.html");
 
-  static final String USAGE =
-      "usage: ./fencedlock demo [--report FILE]\n"
-          + "  Plays Kleppmann's GC-pause scenario on 5 local Redis nodes and the fenced storage\n"
-          + "  service, fenced and unfenced, prints the timelines and writes an HTML report.\n"
-          + "  --report FILE  where to write the report (default "
-          + DEFAULT_REPORT
-          + ")\n"
-          + "  --help         show this help\n"
-          + "  Exit code 0 if both runs show the expected outcome, 1 if not, 2 for bad options.";
+  static final String USAGE = Usage.of("demo");
 
   /**
    * Parses the arguments.

@@ -21,12 +21,12 @@ public final class DemoMain {
       parsed = DemoArgs.parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println("fencedlock demo: " + e.getMessage());
-      System.err.println(DemoArgs.USAGE);
+      System.err.print(DemoArgs.USAGE);
       System.exit(2);
       return;
     }
     if (parsed.help()) {
-      System.out.println(DemoArgs.USAGE);
+      System.out.print(DemoArgs.USAGE);
       return;
     }
     System.exit(run(parsed.report(), System.out, System.err));

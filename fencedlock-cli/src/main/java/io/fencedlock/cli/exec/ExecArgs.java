@@ -1,5 +1,6 @@
 package io.fencedlock.cli.exec;
 
+import io.fencedlock.cli.Usage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,49 +32,7 @@ record ExecArgs(
     List<String> command,
     boolean help) {
 
-  static final String USAGE =
-      """
-      usage: ./fencedlock exec [--nodes URI,URI,...] [--ttl 10s] [--wait 30s] [--grace 10s]
-                               [--max-hold 1h] RESOURCE -- COMMAND [ARGS...]
-
-      Runs COMMAND while holding the Redlock lock of RESOURCE, like flock(1) or 'etcdctl lock'
-      for a fleet of independent Redis masters. The lease is renewed while the command runs;
-      the command finds in its environment:
-        FENCEDLOCK_RESOURCE  the resource
-        FENCEDLOCK_TOKEN     the lease's fencing token: pass it to everything the command writes
-        FENCEDLOCK_OWNER     the lease's owner id
-      If the lease is lost (renewal cannot reach a quorum in time, or --max-hold is reached), the
-      command and every process it started get SIGTERM, then SIGKILL after --grace, or sooner,
-      when the lease's remaining validity is over. SIGTERM or Ctrl-C to exec stop the command the
-      same way, release the lock, and exec exits with the command's status. If exec itself is
-      killed (SIGKILL, the OOM killer), the command keeps running and the lock expires with its
-      TTL: guard the command's writes with $FENCEDLOCK_TOKEN.
-
-      options:
-        --nodes URI,...  Redis node URIs (Lettuce syntax), else $FENCEDLOCK_NODES
-        --ttl D          lease TTL, renewed every third of it (default 10s)
-        --wait D         how long to wait for the lock (default 30s; 0 = one attempt)
-        --grace D        time between SIGTERM and SIGKILL (default 10s)
-        --max-hold D     longest hold; then the lease is given up as lost (default 1h)
-      durations: 500ms, 10s, 5m, 1h
-
-      exit status: the command's own, or
-        64  bad usage
-        69  no node answered (nodes unreachable)
-        70  exec itself failed
-        75  the lock was not acquired within --wait
-        76  the lease was lost while the command ran (the command was stopped)
-        127 the command could not be started
-      a command that exits with one of these itself is told apart by exec's own line on stderr,
-      which starts with "fencedlock exec:".
-
-      example, against './fencedlock serve' (run it in another terminal; it prints the node URIs
-      and the storage service's URL):
-        export FENCEDLOCK_NODES=redis://127.0.0.1:PORT1,...,redis://127.0.0.1:PORT5
-        ./fencedlock exec orders:42 -- sh -c 'curl -fsS -X PUT \\
-            -H "Fencing-Token: $FENCEDLOCK_TOKEN" -H "Lock-Owner: $FENCEDLOCK_OWNER" \\
-            --data-binary "written under the lock" http://127.0.0.1:8080/objects/orders:42'
-      """;
+  static final String USAGE = Usage.of("exec");
 
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
