@@ -12,9 +12,9 @@ public class LockLostException extends RedlockException {
 
   public LockLostException(String resource, LeaseLoss loss) {
     super(
-        "the lease on '"
-            + resource
-            + "' was lost while the work ran: "
+        "the lease on "
+            + ResourceNames.quoted(resource)
+            + " was lost while the work ran: "
             + loss.reason()
             + ", "
             + loss.detail());
