@@ -3,7 +3,8 @@ package io.fencedlock.redlock;
 /**
  * Thrown by {@link Redlock#withLock} (and its async form) when the lease was lost while the work
  * ran: the work may have run partly without the lock. Its writes are safe only where a resource
- * checked the fencing token.
+ * checked the fencing token. Its message names each node's outcome of the last failed extend, when
+ * there was one.
  */
 public class LockLostException extends RedlockException {
   private static final long serialVersionUID = 1L;
@@ -17,7 +18,8 @@ public class LockLostException extends RedlockException {
             + " was lost while the work ran: "
             + loss.reason()
             + ", "
-            + loss.detail());
+            + loss.detail()
+            + (loss.outcomes().isEmpty() ? "" : " " + loss.outcomes()));
     this.loss = loss;
   }
 
