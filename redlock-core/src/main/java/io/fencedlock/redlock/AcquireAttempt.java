@@ -434,10 +434,10 @@ final class AcquireAttempt {
   /**
    * The round's replies with what a contended attempt's nodes had settled by the time it failed:
    * the round decided as soon as a quorum had become impossible, maybe before every placeholder was
-   * in, and a bare PENDING would read as a slow node. The lead's own reply too: the placeholders
-   * complete on the lead's settled reply, and may reach the round before it does (a future's
-   * dependents run in no guaranteed order), so the round can decide on three placeholders with the
-   * lead's refusal not yet recorded.
+   * in, and a bare NO_REPLY_YET would read as a slow node. The lead's own reply too: the
+   * placeholders complete on the lead's settled reply, and may reach the round before it does (a
+   * future's dependents run in no guaranteed order), so the round can decide on three placeholders
+   * with the lead's refusal not yet recorded.
    */
   private List<NodeReply> withNotAsked(List<NodeReply> replies) {
     if (lead < 0) {
@@ -446,7 +446,7 @@ final class AcquireAttempt {
     List<NodeReply> reported = new ArrayList<>(replies);
     reported.replaceAll(
         reply ->
-            reply.status() == NodeStatus.PENDING
+            reply.status() == NodeStatus.NO_REPLY_YET
                 ? phase1Settled.get(reply.node()).getNow(reply)
                 : reply);
     return reported;

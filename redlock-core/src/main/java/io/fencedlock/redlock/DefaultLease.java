@@ -149,7 +149,9 @@ final class DefaultLease implements Lease {
     if (ctx.nodes().isClosed()) {
       return CompletableFuture.failedFuture(
           new IllegalStateException(
-              "cannot extend the lease on '" + resource + "': its Redlock is closed"));
+              "cannot extend the lease on "
+                  + ResourceNames.quoted(resource)
+                  + ": its Redlock is closed"));
     }
     long start = ctx.ticker().read();
     State before;
@@ -158,9 +160,9 @@ final class DefaultLease implements Lease {
       if (before.over() || start - before.deadlineNanos >= 0) {
         return CompletableFuture.failedFuture(
             new LockExpiredException(
-                "cannot extend the lease on '"
-                    + resource
-                    + "': "
+                "cannot extend the lease on "
+                    + ResourceNames.quoted(resource)
+                    + ": "
                     + (before.released
                         ? "released"
                         : before.lost ? "it was lost" : "its validity ran out")));
@@ -168,9 +170,9 @@ final class DefaultLease implements Lease {
       if (counted && before.extensions >= ctx.config().maxExtensions()) {
         return CompletableFuture.failedFuture(
             new IllegalStateException(
-                "the lease on '"
-                    + resource
-                    + "' was already extended maxExtensions = "
+                "the lease on "
+                    + ResourceNames.quoted(resource)
+                    + " was already extended maxExtensions = "
                     + before.extensions
                     + " times"));
       }
@@ -263,7 +265,7 @@ final class DefaultLease implements Lease {
     // The signal first: a release racing this must not cancel it (see stopRenewal), and nothing
     // below may keep it from firing.
     lostSignal.complete(loss);
-    log.debug("lease on '{}' lost: {}", resource, loss.detail());
+    log.debug("lease on {} lost: {}", ResourceNames.quoted(resource), loss.detail());
     forgetRenewal();
     ctx.metrics().leaseLost(loss.reason());
   }
@@ -305,9 +307,9 @@ final class DefaultLease implements Lease {
     State s = state.get();
     if (s.over() || ctx.ticker().read() - s.deadlineNanos >= 0) {
       throw new LockExpiredException(
-          "the lease on '"
-              + resource
-              + "' is no longer valid: "
+          "the lease on "
+              + ResourceNames.quoted(resource)
+              + " is no longer valid: "
               + (s.released
                   ? "released"
                   : s.lost ? "lost (" + lostSignal.getNow(null) + ")" : "its validity ran out"));
@@ -319,11 +321,14 @@ final class DefaultLease implements Lease {
     java.util.Objects.requireNonNull(policy, "policy");
     Duration renewTtl = Renewer.checkedTtl(ctx.config(), ttl, policy);
     if (renewer != null) {
-      throw new IllegalStateException("the lease on '" + resource + "' is already kept alive");
+      throw new IllegalStateException(
+          "the lease on " + ResourceNames.quoted(resource) + " is already kept alive");
     }
     if (!isValid()) {
       throw new LockExpiredException(
-          "cannot keep the lease on '" + resource + "' alive: it is no longer valid");
+          "cannot keep the lease on "
+              + ResourceNames.quoted(resource)
+              + " alive: it is no longer valid");
     }
     Renewer started = new Renewer(this, ctx, ttl, renewTtl, policy);
     keptAliveKey = ctx.keptAlive().add(this);
@@ -331,7 +336,9 @@ final class DefaultLease implements Lease {
     if (ctx.isClosed()) { // closed while registering: closing may have missed it
       loseToClosing();
       throw new IllegalStateException(
-          "cannot keep the lease on '" + resource + "' alive: its Redlock is closed");
+          "cannot keep the lease on "
+              + ResourceNames.quoted(resource)
+              + " alive: its Redlock is closed");
     }
     started.start();
     return this;
@@ -398,7 +405,10 @@ final class DefaultLease implements Lease {
     try {
       successor.succeed(handoff);
     } catch (RuntimeException bug) {
-      log.warn("handing the lock on '{}' to a waiter failed; releasing it instead", resource, bug);
+      log.warn(
+          "handing the lock on {} to a waiter failed; releasing it instead",
+          ResourceNames.quoted(resource),
+          bug);
       handoffDone.complete(null);
       return releaseEverywhere();
     }
@@ -465,14 +475,17 @@ final class DefaultLease implements Lease {
     try {
       release();
     } catch (RedlockException interrupted) {
-      log.debug("closing the lease on '{}' stopped waiting for its release", resource, interrupted);
+      log.debug(
+          "closing the lease on {} stopped waiting for its release",
+          ResourceNames.quoted(resource),
+          interrupted);
     }
   }
 
   @Override
   public String toString() {
     return "Lease["
-        + resource
+        + ResourceNames.quoted(resource)
         + (isFenced() ? ", token " + token : ", unfenced")
         + ", valid for "
         + remainingValidity().toMillis()

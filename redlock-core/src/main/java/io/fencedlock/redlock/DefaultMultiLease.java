@@ -57,7 +57,11 @@ final class DefaultMultiLease implements MultiLease {
   public long fencingToken(String resource) {
     Long token = tokens.get(resource);
     if (token == null) {
-      throw new IllegalArgumentException("resource '" + resource + "' is not one of " + resources);
+      throw new IllegalArgumentException(
+          "resource "
+              + ResourceNames.quoted(resource)
+              + " is not one of "
+              + ResourceNames.quoted(resources));
     }
     return token;
   }
@@ -83,12 +87,18 @@ final class DefaultMultiLease implements MultiLease {
     long start = ctx.ticker().read();
     if (!isValid()) {
       throw new LockExpiredException(
-          "cannot extend the lease on " + resources + ": it is no longer valid");
+          "cannot extend the lease on "
+              + ResourceNames.quoted(resources)
+              + ": it is no longer valid");
     }
     int max = ctx.config().maxExtensions();
     if (extensions.getAndUpdate(made -> Math.min(made + 1, max)) >= max) {
       throw new IllegalStateException(
-          "the lease on " + resources + " was already extended maxExtensions = " + max + " times");
+          "the lease on "
+              + ResourceNames.quoted(resources)
+              + " was already extended maxExtensions = "
+              + max
+              + " times");
     }
     Nodes nodes = ctx.nodes();
     List<CompletableFuture<NodeReply>> calls =

@@ -276,7 +276,9 @@ final class DefaultRedlock implements Redlock {
 
   private static RedlockException closedWhileWaiting(String resource) {
     return new RedlockException(
-        "the acquire of '" + resource + "' was abandoned: its Redlock was closed");
+        "the acquire of "
+            + ResourceNames.quoted(resource)
+            + " was abandoned: its Redlock was closed");
   }
 
   @Override
@@ -289,7 +291,8 @@ final class DefaultRedlock implements Redlock {
     java.util.Objects.requireNonNull(resources, "resources");
     List<String> names = List.copyOf(resources);
     if (names.isEmpty() || new java.util.HashSet<>(names).size() != names.size()) {
-      throw new IllegalArgumentException("resources must be distinct and at least one: " + names);
+      throw new IllegalArgumentException(
+          "resources must be distinct and at least one: " + ResourceNames.quoted(names));
     }
     for (String resource : names) {
       checkArguments(resource, ttl, maxWait);

@@ -119,7 +119,8 @@ public final class FencedLock implements Lock {
       Throwable cause = Futures.unwrap(e);
       throw cause instanceof RuntimeException runtime
           ? runtime
-          : new RedlockException("the attempt on '" + resource + "' failed", cause);
+          : new RedlockException(
+              "the attempt on " + ResourceNames.quoted(resource) + " failed", cause);
     }
   }
 
@@ -207,7 +208,7 @@ public final class FencedLock implements Lock {
   public void unlock() {
     if (!local.isHeldByCurrentThread()) {
       throw new IllegalMonitorStateException(
-          "the lock on '" + resource + "' is not held by this thread");
+          "the lock on " + ResourceNames.quoted(resource) + " is not held by this thread");
     }
     Lease released = null;
     if (local.getHoldCount() == 1) {
@@ -257,13 +258,13 @@ public final class FencedLock implements Lock {
     Lease current = lease;
     if (!local.isHeldByCurrentThread() || current == null) {
       throw new IllegalMonitorStateException(
-          "the lock on '" + resource + "' is not held by this thread");
+          "the lock on " + ResourceNames.quoted(resource) + " is not held by this thread");
     }
     return current;
   }
 
   @Override
   public String toString() {
-    return "FencedLock[" + resource + ", " + local + "]";
+    return "FencedLock[" + ResourceNames.quoted(resource) + ", " + local + "]";
   }
 }

@@ -25,7 +25,10 @@ final class Futures {
 
   /**
    * Waits for a stage, at most {@code boundNanos}. On interrupt, cancels it, keeps the interrupt
-   * flag and throws. A failure is rethrown as itself if unchecked, else wrapped.
+   * flag and throws. A failure is rethrown as itself if unchecked (its type, message and accessors
+   * unchanged), with the caller's stack added as a suppressed {@link CallerStack}: the failure was
+   * made on an I/O or timer thread, whose frames alone do not show which call failed. A checked
+   * failure is wrapped in a {@link RedlockException}, made here.
    *
    * <p>The bound is a safety net, not a timeout callers rely on: every stage this library creates
    * completes within its own bound (node timeouts and the caller's maxWait). If one ever did not,
@@ -52,12 +55,37 @@ final class Futures {
     } catch (ExecutionException | CancellationException e) {
       Throwable cause = unwrap(e);
       if (cause instanceof RuntimeException runtime) {
-        throw runtime;
+        throw CallerStack.addTo(runtime);
       }
       if (cause instanceof Error error) {
         throw error;
       }
       throw new RedlockException(cause.getMessage(), cause);
+    }
+  }
+
+  /**
+   * Where a synchronous call that received a failure made on another thread was made, as a
+   * suppressed exception of that failure. At most one per failure: were one failure ever handed to
+   * several callers, it would not grow with each of them (it then shows the first).
+   */
+  static final class CallerStack extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private CallerStack() {
+      super("the synchronous call that received this failure was made here");
+    }
+
+    static <E extends RuntimeException> E addTo(E failure) {
+      synchronized (failure) {
+        for (Throwable suppressed : failure.getSuppressed()) {
+          if (suppressed instanceof CallerStack) {
+            return failure;
+          }
+        }
+        failure.addSuppressed(new CallerStack());
+      }
+      return failure;
     }
   }
 

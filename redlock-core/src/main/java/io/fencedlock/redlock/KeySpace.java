@@ -69,9 +69,7 @@ final class KeySpace {
           parameter,
           resource,
           "a key that is a whole hash tag {X} would share its fence key with X;"
-              + " add something outside the braces, as in '"
-              + lockKey
-              + ":lock'");
+              + " add something outside the braces, such as a ':lock' suffix");
     }
     if (lockKey.endsWith(FENCE_SUFFIX)
         && takesPlainSuffix(lockKey.substring(0, lockKey.length() - FENCE_SUFFIX.length()))) {
@@ -120,7 +118,8 @@ final class KeySpace {
   }
 
   private static IllegalArgumentException reserved(String parameter, String resource, String why) {
-    return new IllegalArgumentException(parameter + " '" + resource + "' is reserved: " + why);
+    return new IllegalArgumentException(
+        parameter + " " + ResourceNames.quoted(resource) + " is reserved: " + why);
   }
 
   /** Whether the fence key is the lock key plus the suffix (tagged, or untaggable). */

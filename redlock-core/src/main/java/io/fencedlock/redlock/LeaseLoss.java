@@ -8,8 +8,9 @@ import java.util.List;
  *
  * @param reason what ended the lease
  * @param detail a human-readable explanation
- * @param outcomes each node's outcome in the last extend, in configuration order (empty if none was
- *     sent, as when a renewal limit is reached)
+ * @param outcomes each node's outcome in the last extend that failed, in configuration order: the
+ *     one that found the lock no longer held, or the last failed renewal (empty if none had
+ *     answered, as when the renewal limit is reached or no renewal had been tried)
  * @param validityLeft how much of the lease's validity was left when the loss was declared: the
  *     time the holder still had to stop its work (zero if the holder itself was paused past it)
  */

@@ -39,9 +39,9 @@ public class LockAcquisitionException extends RedlockException {
 
   private static String describe(
       String resource, int attempts, String reason, List<NodeOutcome> outcomes) {
-    return "could not acquire '"
-        + resource
-        + "' after "
+    return "could not acquire "
+        + ResourceNames.quoted(resource)
+        + " after "
         + attempts
         + (attempts == 1 ? " attempt: " : " attempts: ")
         + reason

@@ -3,7 +3,8 @@ package io.fencedlock.redlock;
 /**
  * Thrown by {@link Redlock#withLock} (and its async form) when the lease was lost while the work
  * ran: the work may have run partly without the lock. Its writes are safe only where a resource
- * checked the fencing token.
+ * checked the fencing token. Its message names each node's outcome of the last failed extend, when
+ * there was one.
  */
 public class LockLostException extends RedlockException {
   private static final long serialVersionUID = 1L;
@@ -12,12 +13,13 @@ public class LockLostException extends RedlockException {
 
   public LockLostException(String resource, LeaseLoss loss) {
     super(
-        "the lease on '"
-            + resource
-            + "' was lost while the work ran: "
+        "the lease on "
+            + ResourceNames.quoted(resource)
+            + " was lost while the work ran: "
             + loss.reason()
             + ", "
-            + loss.detail());
+            + loss.detail()
+            + (loss.outcomes().isEmpty() ? "" : " " + loss.outcomes()));
     this.loss = loss;
   }
 

@@ -123,9 +123,8 @@ final class MultiLockAttempt {
       return NodeReply.of(
           node,
           NodeStatus.REFUSED,
-          "'"
-              + resources.get(refused.index())
-              + "' held by another owner for "
+          ResourceNames.quoted(resources.get(refused.index()))
+              + " held by another owner for "
               + refused.pttlMillis()
               + " ms");
     }

@@ -23,7 +23,7 @@ record NodeReply(
   }
 
   static NodeReply pending(int node) {
-    return of(node, NodeStatus.PENDING, "");
+    return of(node, NodeStatus.NO_REPLY_YET, "");
   }
 
   /** The detail of {@link #notAsked}. */
@@ -31,14 +31,14 @@ record NodeReply(
 
   /**
    * A node a contended attempt did not ask, because the node it asked first refused ({@code
-   * AcquireAttempt}): PENDING, and it took nothing.
+   * AcquireAttempt}): NO_REPLY_YET, and it took nothing.
    */
   static NodeReply notAsked(int node) {
-    return of(node, NodeStatus.PENDING, NOT_ASKED);
+    return of(node, NodeStatus.NO_REPLY_YET, NOT_ASKED);
   }
 
   boolean wasNotAsked() {
-    return status == NodeStatus.PENDING && NOT_ASKED.equals(detail);
+    return status == NodeStatus.NO_REPLY_YET && NOT_ASKED.equals(detail);
   }
 
   boolean isGranted() {

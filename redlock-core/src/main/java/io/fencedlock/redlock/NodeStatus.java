@@ -15,6 +15,10 @@ public enum NodeStatus {
    * locks and fence counters. It is excluded from every quorum until re-admitted.
    */
   UNINITIALIZED,
-  /** No answer had arrived when the outcome was already decided by the other nodes. */
-  PENDING
+  /**
+   * No reply yet when the attempt ended: the other nodes had already decided it. The node may be
+   * healthy but slower than those; it has not timed out (a timeout is {@link #TIMED_OUT}). With a
+   * detail starting {@code "not asked"}, the node was not sent this step at all.
+   */
+  NO_REPLY_YET
 }

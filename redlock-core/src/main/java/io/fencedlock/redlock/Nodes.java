@@ -562,7 +562,7 @@ final class Nodes {
     return release.apply(node);
   }
 
-  /** Per-node outcomes in configuration order; nodes without a reply are PENDING. */
+  /** Per-node outcomes in configuration order; nodes without a reply are NO_REPLY_YET. */
   List<NodeOutcome> outcomes(List<NodeReply> known) {
     NodeReply[] byNode = new NodeReply[size()];
     for (NodeReply reply : known) {

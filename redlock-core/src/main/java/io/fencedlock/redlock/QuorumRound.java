@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Collects the replies of one fan-out and decides as early as possible: it completes as soon as
  * {@code needed} replies are GRANTED, or as soon as that has become impossible. Replies still
- * missing at that moment are reported as PENDING. Thread-safe; replies may arrive on any thread.
+ * missing at that moment are reported as NO_REPLY_YET. Thread-safe; replies may arrive on any
+ * thread.
  */
 final class QuorumRound {
 
@@ -16,7 +17,7 @@ final class QuorumRound {
    * The decision of a round.
    *
    * @param reached whether {@code needed} grants arrived
-   * @param replies one reply per participant, in participant order (PENDING if none yet)
+   * @param replies one reply per participant, in participant order (NO_REPLY_YET if none yet)
    */
   record Result(boolean reached, List<NodeReply> replies) {
     List<NodeReply> granted() {

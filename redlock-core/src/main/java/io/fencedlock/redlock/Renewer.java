@@ -50,6 +50,12 @@ final class Renewer {
 
   private final long renewedMarginNanos;
 
+  /**
+   * Each node's outcome in the last renewal that failed since one last confirmed (empty if none):
+   * what a loss reports, as the watchdog may declare it while a later renewal is still in flight.
+   */
+  private volatile List<NodeOutcome> failedOutcomes = List.of();
+
   /** Guarded by {@code this}. */
   private int renewals;
 
@@ -223,9 +229,13 @@ final class Renewer {
       long started, DefaultLease.@Nullable ExtendOutcome outcome, @Nullable Throwable failure) {
     long now = ctx.ticker().read();
     if (outcome != null && outcome.confirmed()) {
+      failedOutcomes = List.of();
       lossMarginNanos = renewedMarginNanos; // the validity held is now the renewal TTL's
       scheduleRenewal(Math.min(Math.max(0, started + intervalNanos - now), latestStart(now)));
       return;
+    }
+    if (outcome != null) {
+      failedOutcomes = outcome.outcomes();
     }
     synchronized (this) {
       if (stopped || ctx.isClosed() || lease.isOver()) {
@@ -259,6 +269,6 @@ final class Renewer {
                 + " paused): "
                 + why
             : why,
-        List.of());
+        failedOutcomes);
   }
 }

@@ -34,14 +34,17 @@ final class Validity {
   }
 
   /**
-   * Checks a requested TTL: whole milliseconds (Redis's PX unit), larger than its drift allowance,
-   * and at most {@code max}.
+   * Checks a requested TTL: positive, whole milliseconds (Redis's PX unit), larger than its drift
+   * allowance, and at most {@code max}.
    *
    * @throws IllegalArgumentException naming {@code parameter} otherwise
    */
   static void checkTtl(String parameter, Duration ttl, double driftFactor, Duration max) {
     if (ttl == null) {
       throw new IllegalArgumentException(parameter + " must not be null");
+    }
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException(parameter + " must be positive: " + ttl);
     }
     if (ttl.toNanos() % 1_000_000 != 0) {
       throw new IllegalArgumentException(parameter + " must be whole milliseconds: " + ttl);

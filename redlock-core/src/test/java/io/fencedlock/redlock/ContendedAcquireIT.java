@@ -165,7 +165,7 @@ final class ContendedAcquireIT {
 
   /**
    * The failure of an acquire whose last attempt stopped at the lead node reports the other nodes
-   * as not asked, not as a bare PENDING like slow nodes: the round decides once a quorum is
+   * as not asked, not as a bare NO_REPLY_YET like slow nodes: the round decides once a quorum is
    * impossible, before every placeholder is in.
    */
   @Test

@@ -18,6 +18,19 @@ final class FuturesTest {
   }
 
   @Test
+  void await_oneFailureHandedToTwoCallers_carriesOneCallerStack() {
+    IllegalStateException shared = new IllegalStateException("closed");
+
+    for (int call = 0; call < 2; call++) {
+      assertThatThrownBy(() -> Futures.await(CompletableFuture.failedFuture(shared), 1_000_000L))
+          .isSameAs(shared)
+          .hasMessage("closed");
+    }
+
+    assertThat(shared.getSuppressed()).hasSize(1).allMatch(s -> s instanceof Futures.CallerStack);
+  }
+
+  @Test
   void await_interruptedAsTheResultArrives_handsItToTheAbandonHandlerAndKeepsTheFlag() {
     List<String> abandoned = new ArrayList<>();
     // The result lands between the interrupt and the cancel: nobody else would ever see it.

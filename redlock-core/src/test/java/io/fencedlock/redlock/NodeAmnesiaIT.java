@@ -119,7 +119,9 @@ final class NodeAmnesiaIT {
                 assertThat(e.outcomes().get(0).status()).isEqualTo(NodeStatus.UNINITIALIZED);
                 assertThat(e.outcomes().subList(1, 3))
                     .allMatch(
-                        o -> o.status() == NodeStatus.GRANTED || o.status() == NodeStatus.PENDING);
+                        o ->
+                            o.status() == NodeStatus.GRANTED
+                                || o.status() == NodeStatus.NO_REPLY_YET);
               });
       assertThat(nodes.node(0).command("EXISTS", "amnesia:excluded")).isEqualTo(0L);
       assertThat(nodes.node(0).command("EXISTS", MARKER))

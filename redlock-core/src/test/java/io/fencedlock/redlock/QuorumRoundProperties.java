@@ -39,7 +39,7 @@ final class QuorumRoundProperties {
     assertThat(decision).isDone();
     QuorumRound.Result result = decision.join();
     assertThat(result.reached()).isEqualTo(expected.reached);
-    assertThat(result.replies().stream().filter(r -> r.status() != NodeStatus.PENDING).count())
+    assertThat(result.replies().stream().filter(r -> r.status() != NodeStatus.NO_REPLY_YET).count())
         .isEqualTo(expected.repliesSeen);
     assertThat(result.granted()).hasSizeLessThanOrEqualTo(needed);
   }

@@ -55,7 +55,7 @@ final class QuorumRoundTest {
     }
     assertThat(decision).isCompleted();
     assertThat(decision.join().replies().get(4).status())
-        .isEqualTo(io.fencedlock.redlock.NodeStatus.PENDING);
+        .isEqualTo(io.fencedlock.redlock.NodeStatus.NO_REPLY_YET);
     assertThat(allAnswered).as("two calls still open").isNotDone();
 
     calls.get(3).complete(NodeReply.of(3, io.fencedlock.redlock.NodeStatus.REFUSED, "late"));
@@ -64,7 +64,7 @@ final class QuorumRoundTest {
     assertThat(allAnswered).isCompleted();
     assertThat(decision.join().replies().get(3).status())
         .as("the decision is a snapshot: late replies do not change it")
-        .isEqualTo(io.fencedlock.redlock.NodeStatus.PENDING);
+        .isEqualTo(io.fencedlock.redlock.NodeStatus.NO_REPLY_YET);
   }
 
   @Test

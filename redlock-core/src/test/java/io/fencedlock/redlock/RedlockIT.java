@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fencedlock.testkit.RedisNodes;
 import io.fencedlock.testkit.support.Timing;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -117,6 +118,33 @@ final class RedlockIT {
     long before = Cluster.evalshaCalls(nodes);
     assertThat(client.tryAcquire(resource, TTL)).isEmpty();
     return Cluster.evalshaCalls(nodes) - before;
+  }
+
+  @Test
+  void acquire_failed_exceptionCarriesTheCallersStack() {
+    try (Lease held = redlock.acquire(resource, TTL, LockTiming.RETRY_WAIT)) {
+      assertThatThrownBy(() -> redlock.acquire(resource, TTL, Duration.ofMillis(100)))
+          .isInstanceOfSatisfying(
+              LockAcquisitionException.class,
+              e ->
+                  assertThat(framesOf(e))
+                      .as("the failure was decided on an I/O thread; the caller is still shown")
+                      .anyMatch(
+                          f ->
+                              f.getMethodName()
+                                  .equals("acquire_failed_exceptionCarriesTheCallersStack")));
+    }
+  }
+
+  private static List<StackTraceElement> framesOf(Throwable e) {
+    List<StackTraceElement> frames = new ArrayList<>(List.of(e.getStackTrace()));
+    for (Throwable related : e.getSuppressed()) {
+      frames.addAll(framesOf(related));
+    }
+    if (e.getCause() != null) {
+      frames.addAll(framesOf(e.getCause()));
+    }
+    return frames;
   }
 
   @Test

@@ -82,6 +82,13 @@ final class RenewalIT {
     LeaseLoss loss = awaitLoss(lost);
     assertThat(loss.reason()).isEqualTo(LeaseLoss.Reason.RENEWAL_FAILED);
     assertThat(loss.validityLeft()).as("the signal came while validity was left").isPositive();
+    assertThat(loss.outcomes())
+        .as("what each node answered to the failed renewal")
+        .extracting(NodeOutcome::node)
+        .containsExactly(
+            nodes.nodes().stream().map(n -> n.host() + ":" + n.port()).toArray(String[]::new));
+    assertThat(loss.outcomes().subList(0, 3))
+        .allMatch(o -> o.status() == NodeStatus.TIMED_OUT, "the paused nodes timed out");
     assertThat(events).containsExactly("lost, valid=false");
     assertThatThrownBy(lease::checkValid)
         .isInstanceOf(LockExpiredException.class)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 final class ValidityTest {
@@ -42,6 +43,15 @@ final class ValidityTest {
     assertThatThrownBy(() -> Validity.checkTtl("ttl", Duration.ofMillis(2), 0.01, MAX))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ttl must be larger than its drift allowance");
+  }
+
+  @Test
+  void checkTtl_zeroOrNegative_saysItMustBePositive() {
+    for (Duration ttl : List.of(Duration.ZERO, Duration.ofMillis(-5))) {
+      assertThatThrownBy(() -> Validity.checkTtl("ttl", ttl, 0.01, MAX))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("ttl must be positive: " + ttl);
+    }
   }
 
   @Test

@@ -118,7 +118,7 @@ final class NemesisIT {
                       .allMatch(
                           o ->
                               o.status() == NodeStatus.TIMED_OUT
-                                  || o.status() == NodeStatus.PENDING));
+                                  || o.status() == NodeStatus.NO_REPLY_YET));
     }
   }
 
