@@ -167,6 +167,40 @@ final class DefaultRedlock implements Redlock {
   }
 
   @Override
+  public NodeHealth health() {
+    Futures.checkNotInterrupted();
+    Nodes nodes = ctx.nodes();
+    List<CompletableFuture<NodeReply>> reads =
+        nodes.fanOut(
+            nodes.all(),
+            i ->
+                nodes.call(
+                    i,
+                    d -> d.readMarks(i),
+                    // Without fencing, nodes carry no marker and are never excluded for it.
+                    marks ->
+                        marks.initialized() || !config.fencing()
+                            ? NodeReply.of(i, NodeStatus.GRANTED, "")
+                            : NodeReply.of(
+                                i,
+                                NodeStatus.UNINITIALIZED,
+                                "no initialization marker: lost its data, or not initialized"
+                                    + " yet")));
+    List<NodeOutcome> outcomes =
+        Futures.await(
+            CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                .thenApply(
+                    done ->
+                        reads.stream()
+                            .map(CompletableFuture::join)
+                            .map(reply -> reply.toOutcome(nodes.label(reply.node())))
+                            .toList()),
+            ctx.callBoundNanos());
+    long answering = outcomes.stream().filter(o -> o.status() == NodeStatus.GRANTED).count();
+    return new NodeHealth(outcomes, answering >= nodes.quorum());
+  }
+
+  @Override
   public Optional<Lease> tryAcquire(String resource, Duration ttl) {
     Futures.checkNotInterrupted();
     return Futures.await(

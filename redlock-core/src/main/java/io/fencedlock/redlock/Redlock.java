@@ -86,7 +86,8 @@ public interface Redlock extends AutoCloseable {
   /**
    * Creates a client for the configured nodes. Waits at most {@link RedlockConfig#connectTimeout()}
    * for the first connections; nodes that are down, reject the password or answer garbage do not
-   * prevent creation and show up in per-node outcomes.
+   * prevent creation: each is logged once at WARN with the reason, and shows up in per-node
+   * outcomes and in {@link #health()}.
    *
    * @throws RedlockException if the calling thread is interrupted meanwhile (the interrupt flag is
    *     kept); whenever this method throws, it has closed everything it opened
@@ -222,6 +223,17 @@ public interface Redlock extends AutoCloseable {
 
   /** The configuration this client was created with. */
   RedlockConfig config();
+
+  /**
+   * Asks every node for one cheap read (its membership marker: one {@code MGET} of two small keys,
+   * bounded by {@link RedlockConfig#nodeTimeout()}), for a health check: which nodes answer, why
+   * the others do not (not connected, refused password, no reply in time), and whether a quorum
+   * answers. Logs nothing and changes nothing, so it may be called often. Blocks for at most about
+   * the node timeout.
+   *
+   * @throws RedlockException if the calling thread is interrupted (the flag is kept)
+   */
+  NodeHealth health();
 
   /**
    * Closes every connection and thread this client owns. First every acquire still waiting fails

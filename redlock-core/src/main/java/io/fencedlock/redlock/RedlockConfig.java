@@ -8,6 +8,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The immutable configuration of a {@link Redlock}: the independent Redis masters and the timing
@@ -18,6 +20,7 @@ import java.util.Set;
  * is derived: {@code nodes / 2 + 1}.
  */
 public final class RedlockConfig {
+  private static final Logger log = LoggerFactory.getLogger(RedlockConfig.class);
 
   /** Default fraction of the TTL reserved for clock drift between client and nodes. */
   public static final double DEFAULT_DRIFT_FACTOR = 0.01;
@@ -196,6 +199,11 @@ public final class RedlockConfig {
      * server when they share a port and an address (every loopback address counting as one,
      * whatever the name: {@code localhost}, {@code 127.0.0.1}, {@code [::1]}), or name the same
      * socket; the database number does not make a different server.
+     *
+     * <p>2f+1 nodes keep locks and tokens with f of them down. Fewer than three nodes, or an even
+     * count, is accepted (tests and development set-ups use one), but {@link #build()} logs a
+     * warning with the fault tolerance it gives: one or two nodes tolerate no failure, and 2f+2
+     * nodes tolerate f, as 2f+1 do, with a larger quorum.
      *
      * @throws IllegalArgumentException if the list is empty, has a null, an unparsable URI, a URI
      *     with port 0 (which Lettuce would read as no port, and so 6379), a Sentinel URI (Redlock
@@ -425,7 +433,8 @@ public final class RedlockConfig {
     }
 
     /**
-     * Returns the configuration.
+     * Returns the configuration; logs a warning if the node count is below three or even (see
+     * {@link #nodes(List)}).
      *
      * @throws IllegalStateException if no nodes were given
      */
@@ -433,7 +442,32 @@ public final class RedlockConfig {
       if (nodes.isEmpty()) {
         throw new IllegalStateException("nodes must be set");
       }
-      return new RedlockConfig(this);
+      RedlockConfig config = new RedlockConfig(this);
+      warnIfWeak(config);
+      return config;
+    }
+
+    /** A node count that buys no fault tolerance over a smaller one is never silent. */
+    private static void warnIfWeak(RedlockConfig config) {
+      int count = config.nodes().size();
+      if (count >= 3 && count % 2 == 1) {
+        return;
+      }
+      int tolerated = (count - 1) / 2;
+      String failures =
+          tolerated == 0 ? "no failure" : tolerated + (tolerated == 1 ? " failure" : " failures");
+      log.warn(
+          "{}; quorum {}. Use an odd number of at least 3 independent masters: 2f+1 tolerate f"
+              + " failures.",
+          count == 1
+              ? "1 Redis node tolerates no failure"
+              : count
+                  + " Redis nodes tolerate "
+                  + failures
+                  + ", as "
+                  + (count - 1)
+                  + (count == 2 ? " does" : " do"),
+          config.quorum());
     }
 
     private void once(String option) {

@@ -226,6 +226,44 @@ final class RedlockConfigTest {
         .hasMessageContaining("driftFactor");
   }
 
+  @Test
+  void build_fewerThanThreeOrEvenNodes_warnsOnceWithTheFaultTolerance() {
+    try (LogCapture log = new LogCapture()) {
+      nodes(4);
+      assertThat(configWarnings(log))
+          .singleElement()
+          .asString()
+          .contains("4 Redis nodes tolerate 1 failure, as 3 do; quorum 3");
+    }
+    try (LogCapture log = new LogCapture()) {
+      nodes(2);
+      assertThat(configWarnings(log))
+          .singleElement()
+          .asString()
+          .contains("2 Redis nodes tolerate no failure, as 1 does; quorum 2");
+    }
+    try (LogCapture log = new LogCapture()) {
+      nodes(1);
+      assertThat(configWarnings(log))
+          .singleElement()
+          .asString()
+          .contains("1 Redis node tolerates no failure; quorum 1");
+    }
+  }
+
+  @Test
+  void build_oddNodesFromThree_doesNotWarn() {
+    try (LogCapture log = new LogCapture()) {
+      nodes(3);
+      nodes(5);
+      assertThat(configWarnings(log)).isEmpty();
+    }
+  }
+
+  private static List<String> configWarnings(LogCapture log) {
+    return log.lines("WARN").stream().filter(line -> line.contains("RedlockConfig")).toList();
+  }
+
   private static RedlockConfig nodes(int count) {
     String[] uris = new String[count];
     for (int i = 0; i < count; i++) {
