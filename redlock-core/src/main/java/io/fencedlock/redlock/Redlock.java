@@ -167,12 +167,16 @@ public interface Redlock extends AutoCloseable {
    * passes the lease (and so its token) to the work, always releases, and passes on what the work
    * throws. If the lease is lost meanwhile, the working thread is interrupted (unless {@link
    * LockOptions#interruptOnLoss()} is off; an interrupt this method caused is cleared before it
-   * returns), and once the work is over, {@link LockLostException} is thrown, or added as
-   * suppressed to the work's own exception.
+   * returns), and once the work is over, {@link LockLostException} is thrown: with what the work
+   * threw, if anything (as the interrupt's {@link InterruptedException}), as its cause, so that
+   * {@code catch (LockLostException e)} sees every loss. Only an {@link Error} of the work is
+   * passed on as itself, with the {@link LockLostException} suppressed. An {@link
+   * InterruptedException} from an interrupt of the caller's own, not of the loss, leaves the
+   * interrupt flag set.
    *
    * @throws LockAcquisitionException if the lock was not acquired in time (the work did not run)
-   * @throws LockLostException if the lease was lost while the work ran
-   * @throws E what the work throws
+   * @throws LockLostException if the lease was lost while the work ran, whatever the work threw
+   * @throws E what the work throws, if the lease was not lost
    */
   default <T, E extends Exception> T withLock(
       String resource, LockOptions options, LeasedWork<T, E> work) throws E {
