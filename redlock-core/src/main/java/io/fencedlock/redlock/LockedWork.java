@@ -194,6 +194,9 @@ final class LockedWork {
         if (loss != null && cause instanceof java.util.concurrent.CancellationException) {
           throw new LockLostException(resource, loss); // the work was cancelled because of the loss
         }
+        if (loss != null && cause instanceof Exception) {
+          throw new LockLostException(resource, loss, cause); // as withLock: the loss comes first
+        }
         if (loss != null) {
           cause.addSuppressed(new LockLostException(resource, loss));
         }

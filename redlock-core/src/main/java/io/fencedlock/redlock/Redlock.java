@@ -186,11 +186,12 @@ public interface Redlock extends AutoCloseable {
   /**
    * The asynchronous form of {@link #withLock}: the work returns a stage; the lease is released
    * once it completes; a lost lease cancels it (unless {@link LockOptions#interruptOnLoss()} is
-   * off) and fails the result with {@link LockLostException}. The lease is kept alive from its
-   * grant on. The work is called on a thread the client keeps for such work (one per work running,
-   * never an I/O or timer thread), so a work that blocks holds up itself only; the returned stage
-   * completes like the others (see above). Cancelling it before the work was called releases the
-   * lease and the work is not called.
+   * off) and fails the result with {@link LockLostException} (with the work's own failure, if any,
+   * as its cause, as in {@link #withLock}). The lease is kept alive from its grant on. The work is
+   * called on a thread the client keeps for such work (one per work running, never an I/O or timer
+   * thread), so a work that blocks holds up itself only; the returned stage completes like the
+   * others (see above). Cancelling it before the work was called releases the lease and the work is
+   * not called.
    */
   default <T> CompletionStage<T> withLockAsync(
       String resource,

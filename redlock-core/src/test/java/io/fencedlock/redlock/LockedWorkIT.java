@@ -313,6 +313,35 @@ final class LockedWorkIT {
   }
 
   @Test
+  void withLockAsync_workFailsOfItsOwnAfterTheLeaseIsLost_failsWithLockLostCausedByThatFailure() {
+    CompletableFuture<String> result =
+        redlock
+            .withLockAsync(
+                resource,
+                options.withInterruptOnLoss(false),
+                lease -> {
+                  for (int i = 0; i < 3; i++) {
+                    nodes.node(i).pause();
+                  }
+                  return lease
+                      .lost()
+                      .thenCompose(
+                          loss ->
+                              CompletableFuture.<String>failedFuture(
+                                  new IOException("the work failed")));
+                })
+            .toCompletableFuture();
+
+    assertThat(result)
+        .failsWithin(Timing.AWAIT)
+        .withThrowableThat()
+        .havingCause()
+        .isInstanceOf(LockLostException.class)
+        .havingCause()
+        .isInstanceOf(IOException.class);
+  }
+
+  @Test
   void withLockAsync_workCompletes_releasesAndReturnsItsValue() {
     CompletableFuture<String> result =
         redlock
