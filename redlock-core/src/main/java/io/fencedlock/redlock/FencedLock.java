@@ -19,8 +19,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #lock()} waits as long as it takes; {@link #tryLock(long, TimeUnit)} waits at most its
  * argument, and {@link #tryLock()} makes one attempt. {@link #unlock()} by a thread that does not
- * hold it throws {@link IllegalMonitorStateException}. Conditions are not supported: there is no
- * distributed wait/notify. Thread-safe.
+ * hold it throws {@link IllegalMonitorStateException}; of a lock whose lease was lost meanwhile, it
+ * gives up the hold, then throws {@link LockLostException}. {@link #isHeld()} tells whether the
+ * lease still is valid, and {@link #lease()}{@code .lost()} signals its loss. Conditions are not
+ * supported: there is no distributed wait/notify. Thread-safe.
  */
 public final class FencedLock implements Lock {
   /** The wait of one acquire in {@link #lock()}, repeated until it succeeds. */
@@ -200,24 +202,25 @@ public final class FencedLock implements Lock {
   }
 
   /**
-   * Releases one hold; the last releases the lease.
+   * Releases one hold; the last releases the lease (also a lost one: its key is deleted where it is
+   * still this lease's).
    *
    * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+   * @throws LockLostException if the lease was lost, or its validity ran out, while held: the work
+   *     done under it may have run partly without the lock. The hold is given up all the same.
    */
   @Override
   public void unlock() {
-    if (!local.isHeldByCurrentThread()) {
-      throw new IllegalMonitorStateException(
-          "the lock on " + ResourceNames.quoted(resource) + " is not held by this thread");
-    }
-    Lease released = null;
-    if (local.getHoldCount() == 1) {
-      released = lease;
+    Lease held = heldLease();
+    boolean last = local.getHoldCount() == 1;
+    if (last) {
       lease = null;
     }
     local.unlock();
-    if (released != null) {
-      released.close();
+    Optional<LeaseLoss> loss =
+        last ? LockedWork.endOf(held) : LockedWork.after(held, held.isValid());
+    if (loss.isPresent()) {
+      throw new LockLostException(resource, loss.get());
     }
   }
 
@@ -228,11 +231,22 @@ public final class FencedLock implements Lock {
   }
 
   /**
-   * Whether the calling thread holds the lock (its lease may still have been lost: see {@link
-   * #lease()}).
+   * Whether the calling thread holds the lock here, and so must {@link #unlock()} it: true until
+   * then, even after its lease was lost (see {@link #isHeld()}).
    */
   public boolean isHeldByCurrentThread() {
     return local.isHeldByCurrentThread();
+  }
+
+  /**
+   * Whether the calling thread holds the lock and its lease is still valid ({@link
+   * Lease#isValid()}): false once the lease was lost or its validity ran out, though the thread
+   * still holds it here until it unlocks. Validity is a promise with an expiry: the fencing token,
+   * checked by the resource, is what protects the data if this process pauses after the check.
+   */
+  public boolean isHeld() {
+    Lease current = lease;
+    return local.isHeldByCurrentThread() && current != null && current.isValid();
   }
 
   /**
@@ -246,7 +260,8 @@ public final class FencedLock implements Lock {
 
   /**
    * The lease of the current holding: check {@link Lease#checkValid()} right before a side effect,
-   * or watch {@link Lease#lost()}. A reentrant lock or tryLock does not check it.
+   * or watch {@link Lease#lost()}, which completes when the lease is lost while held. A reentrant
+   * lock or tryLock does not check it.
    *
    * @throws IllegalMonitorStateException if the calling thread does not hold the lock
    */

@@ -28,10 +28,22 @@ final class LockedWork {
       lease.keepAlive(options.renewal());
       lease.lost().thenAccept(loss -> worker.lost());
       result = work.run(lease);
-    } catch (Exception | Error failure) {
+    } catch (Error failure) {
       worker.finish();
       endOf(lease).ifPresent(loss -> failure.addSuppressed(new LockLostException(resource, loss)));
       throw failure;
+    } catch (Exception failure) {
+      boolean interruptedByLoss = worker.finish();
+      java.util.Optional<LeaseLoss> loss = endOf(lease);
+      if (loss.isEmpty()) {
+        throw failure;
+      }
+      // The loss comes first, whatever the work failed with (most often the interrupt the loss
+      // caused): a caller catching the work's own exception would otherwise miss it.
+      if (failure instanceof InterruptedException && !interruptedByLoss) {
+        Thread.currentThread().interrupt(); // the caller's own interrupt, no longer thrown as such
+      }
+      throw new LockLostException(resource, loss.get(), failure);
     }
     worker.finish();
     java.util.Optional<LeaseLoss> loss = endOf(lease);
@@ -46,7 +58,7 @@ final class LockedWork {
    * lease reported, or, if the release found the lease no longer valid without a reported loss (its
    * validity ran out, or its client was closed), a loss saying so.
    */
-  private static java.util.Optional<LeaseLoss> endOf(Lease lease) {
+  static java.util.Optional<LeaseLoss> endOf(Lease lease) {
     boolean wasValid;
     try {
       wasValid = lease.release();
@@ -56,7 +68,11 @@ final class LockedWork {
     return after(lease, wasValid);
   }
 
-  private static java.util.Optional<LeaseLoss> after(Lease lease, boolean releasedWhileValid) {
+  /**
+   * The loss of {@code lease}: the one it reported, or, if it was not valid when released (or now,
+   * if not released) without a reported loss, a loss saying its validity ran out.
+   */
+  static java.util.Optional<LeaseLoss> after(Lease lease, boolean releasedWhileValid) {
     java.util.Optional<LeaseLoss> reported = lostLoss(lease);
     if (reported.isPresent() || releasedWhileValid) {
       return reported;
@@ -178,6 +194,9 @@ final class LockedWork {
         if (loss != null && cause instanceof java.util.concurrent.CancellationException) {
           throw new LockLostException(resource, loss); // the work was cancelled because of the loss
         }
+        if (loss != null && cause instanceof Exception) {
+          throw new LockLostException(resource, loss, cause); // as withLock: the loss comes first
+        }
         if (loss != null) {
           cause.addSuppressed(new LockLostException(resource, loss));
         }
@@ -215,11 +234,13 @@ final class LockedWork {
       }
     }
 
-    synchronized void finish() {
+    /** Ends the work's time; returns whether this class interrupted it. */
+    synchronized boolean finish() {
       running = false;
       if (interruptedByLoss) {
         Thread.interrupted();
       }
+      return interruptedByLoss;
     }
   }
 }

@@ -168,12 +168,16 @@ public interface Redlock extends AutoCloseable {
    * passes the lease (and so its token) to the work, always releases, and passes on what the work
    * throws. If the lease is lost meanwhile, the working thread is interrupted (unless {@link
    * LockOptions#interruptOnLoss()} is off; an interrupt this method caused is cleared before it
-   * returns), and once the work is over, {@link LockLostException} is thrown, or added as
-   * suppressed to the work's own exception.
+   * returns), and once the work is over, {@link LockLostException} is thrown: with what the work
+   * threw, if anything (as the interrupt's {@link InterruptedException}), as its cause, so that
+   * {@code catch (LockLostException e)} sees every loss. Only an {@link Error} of the work is
+   * passed on as itself, with the {@link LockLostException} suppressed. An {@link
+   * InterruptedException} from an interrupt of the caller's own, not of the loss, leaves the
+   * interrupt flag set.
    *
    * @throws LockAcquisitionException if the lock was not acquired in time (the work did not run)
-   * @throws LockLostException if the lease was lost while the work ran
-   * @throws E what the work throws
+   * @throws LockLostException if the lease was lost while the work ran, whatever the work threw
+   * @throws E what the work throws, if the lease was not lost
    */
   default <T, E extends Exception> T withLock(
       String resource, LockOptions options, LeasedWork<T, E> work) throws E {
@@ -183,11 +187,12 @@ public interface Redlock extends AutoCloseable {
   /**
    * The asynchronous form of {@link #withLock}: the work returns a stage; the lease is released
    * once it completes; a lost lease cancels it (unless {@link LockOptions#interruptOnLoss()} is
-   * off) and fails the result with {@link LockLostException}. The lease is kept alive from its
-   * grant on. The work is called on a thread the client keeps for such work (one per work running,
-   * never an I/O or timer thread), so a work that blocks holds up itself only; the returned stage
-   * completes like the others (see above). Cancelling it before the work was called releases the
-   * lease and the work is not called.
+   * off) and fails the result with {@link LockLostException} (with the work's own failure, if any,
+   * as its cause, as in {@link #withLock}). The lease is kept alive from its grant on. The work is
+   * called on a thread the client keeps for such work (one per work running, never an I/O or timer
+   * thread), so a work that blocks holds up itself only; the returned stage completes like the
+   * others (see above). Cancelling it before the work was called releases the lease and the work is
+   * not called.
    */
   default <T> CompletionStage<T> withLockAsync(
       String resource,

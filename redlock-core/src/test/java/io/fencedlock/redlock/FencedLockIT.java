@@ -171,7 +171,8 @@ final class FencedLockIT {
           .isEqualTo(false); // this thread still holds it here
       assertThat(shortLived.isHeldByCurrentThread()).isTrue();
     } finally {
-      shortLived.unlock(); // no IllegalMonitorStateException: nobody took it over
+      // No IllegalMonitorStateException (nobody took it over), but the loss.
+      assertThatThrownBy(shortLived::unlock).isInstanceOf(LockLostException.class);
     }
     CompletableFuture<Boolean> after =
         CompletableFuture.supplyAsync(
@@ -183,6 +184,61 @@ final class FencedLockIT {
               return held;
             });
     assertThat(after).succeedsWithin(Timing.AWAIT).isEqualTo(true);
+  }
+
+  @Test
+  void unlock_afterAMajorityOfNodesStoppedAnswering_throwsLockLostOnceTheHoldIsGivenUp() {
+    lock.lock();
+    try {
+      assertThat(lock.isHeld()).isTrue();
+      Lease lease = lock.lease();
+      for (int i = 0; i < 3; i++) {
+        nodes.node(i).pause(); // as good as dead to renewal
+      }
+
+      assertThat(lease.lost().toCompletableFuture())
+          .succeedsWithin(Timing.AWAIT)
+          .satisfies(loss -> assertThat(loss.reason()).isEqualTo(LeaseLoss.Reason.RENEWAL_FAILED));
+      assertThat(lock.isHeld()).as("the lock is lost").isFalse();
+      assertThat(lock.isHeldByCurrentThread()).as("held here until unlocked").isTrue();
+      assertThatThrownBy(lock::unlock)
+          .isInstanceOf(LockLostException.class)
+          .hasMessageContaining("RENEWAL_FAILED");
+      assertThat(lock.isHeldByCurrentThread()).as("the hold is given up all the same").isFalse();
+    } finally {
+      Cluster.heal(nodes);
+    }
+  }
+
+  @Test
+  void unlock_innerHoldOfALostLock_throwsLockLostAndTheLastUnlockToo() {
+    lock.lock();
+    lock.lock();
+    try {
+      for (int i = 0; i < 3; i++) {
+        nodes.node(i).pause();
+      }
+      assertThat(lock.lease().lost().toCompletableFuture()).succeedsWithin(Timing.AWAIT);
+
+      assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+      assertThat(lock.isHeldByCurrentThread()).isTrue();
+      assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+      assertThat(lock.isHeldByCurrentThread()).isFalse();
+    } finally {
+      Cluster.heal(nodes);
+    }
+  }
+
+  @Test
+  void unlock_withTheInterruptFlagSet_releasesAHealthyLockWithoutLockLost() {
+    lock.lock();
+    Thread.currentThread().interrupt();
+    try {
+      lock.unlock(); // the lease was valid: no loss to report
+    } finally {
+      assertThat(Thread.interrupted()).as("the flag is kept").isTrue();
+    }
+    assertThat(lock.isHeldByCurrentThread()).isFalse();
   }
 
   @Test

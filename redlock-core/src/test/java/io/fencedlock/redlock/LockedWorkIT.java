@@ -125,6 +125,72 @@ final class LockedWorkIT {
   }
 
   @Test
+  void withLock_workSleepingWhenTheLeaseIsLost_throwsLockLostCausedByTheInterrupt() {
+    assertThatThrownBy(
+            () ->
+                redlock.withLock(
+                    resource,
+                    options,
+                    lease -> {
+                      for (int i = 0; i < 3; i++) {
+                        nodes.node(i).pause(); // renewal can no longer get a quorum
+                      }
+                      // Work that blocks, as most does: the loss reaches it as an interrupt.
+                      Thread.sleep(Timing.AWAIT.multipliedBy(2).toMillis());
+                      return "unreachable";
+                    }))
+        .isInstanceOf(LockLostException.class) // what `catch (LockLostException e)` catches
+        .hasMessageContaining("RENEWAL_FAILED")
+        .hasCauseInstanceOf(InterruptedException.class);
+
+    assertThat(Thread.currentThread().isInterrupted())
+        .as("no interrupt leaks to the caller")
+        .isFalse();
+  }
+
+  @Test
+  void withLock_workFailsOfItsOwnAfterTheLeaseIsLost_throwsLockLostCausedByThatFailure() {
+    assertThatThrownBy(
+            () ->
+                redlock.withLock(
+                    resource,
+                    options.withInterruptOnLoss(false),
+                    lease -> {
+                      for (int i = 0; i < 3; i++) {
+                        nodes.node(i).pause();
+                      }
+                      assertThat(lease.lost().toCompletableFuture()).succeedsWithin(Timing.AWAIT);
+                      throw new IOException("the work failed");
+                    }))
+        .isInstanceOf(LockLostException.class)
+        .hasCauseInstanceOf(IOException.class);
+  }
+
+  @Test
+  void withLock_callersOwnInterruptEndsTheWorkOfALostLease_throwsLockLostAndKeepsTheFlag() {
+    try {
+      assertThatThrownBy(
+              () ->
+                  redlock.withLock(
+                      resource,
+                      options.withInterruptOnLoss(false),
+                      lease -> {
+                        for (int i = 0; i < 3; i++) {
+                          nodes.node(i).pause();
+                        }
+                        assertThat(lease.lost().toCompletableFuture()).succeedsWithin(Timing.AWAIT);
+                        Thread.currentThread().interrupt(); // the caller's, not the loss's
+                        Thread.sleep(Timing.AWAIT.toMillis());
+                        return "unreachable";
+                      }))
+          .isInstanceOf(LockLostException.class)
+          .hasCauseInstanceOf(InterruptedException.class);
+    } finally {
+      assertThat(Thread.interrupted()).as("the caller's interrupt is kept").isTrue();
+    }
+  }
+
+  @Test
   void withLock_clientClosedWhileWorking_interruptsTheWorkThenThrowsLockLost() {
     CompletableFuture<Void> working = new CompletableFuture<>();
     AtomicBoolean interrupted = new AtomicBoolean();
@@ -244,6 +310,35 @@ final class LockedWorkIT {
         .withThrowableThat()
         .withCauseInstanceOf(LockLostException.class);
     assertThat(neverEnds).isCancelled();
+  }
+
+  @Test
+  void withLockAsync_workFailsOfItsOwnAfterTheLeaseIsLost_failsWithLockLostCausedByThatFailure() {
+    CompletableFuture<String> result =
+        redlock
+            .withLockAsync(
+                resource,
+                options.withInterruptOnLoss(false),
+                lease -> {
+                  for (int i = 0; i < 3; i++) {
+                    nodes.node(i).pause();
+                  }
+                  return lease
+                      .lost()
+                      .thenCompose(
+                          loss ->
+                              CompletableFuture.<String>failedFuture(
+                                  new IOException("the work failed")));
+                })
+            .toCompletableFuture();
+
+    assertThat(result)
+        .failsWithin(Timing.AWAIT)
+        .withThrowableThat()
+        .havingCause()
+        .isInstanceOf(LockLostException.class)
+        .havingCause()
+        .isInstanceOf(IOException.class);
   }
 
   @Test
