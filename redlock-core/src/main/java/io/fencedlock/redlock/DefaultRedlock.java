@@ -418,13 +418,6 @@ final class DefaultRedlock implements Redlock {
     }
   }
 
-  /**
-   * Fails every pending call, then waits for the releases and attempts in flight (a lease such an
-   * attempt gains is released), then closes the driver and the scheduler. Called on one of this
-   * client's own threads (from a callback), or from a loss callback that closing itself runs, it
-   * cannot wait for that thread: it fails the pending calls at once and finishes closing in the
-   * background.
-   */
   @Override
   public <T> CompletionStage<T> withLockAsync(
       String resource,
@@ -433,6 +426,13 @@ final class DefaultRedlock implements Redlock {
     return LockedWork.runAsync(this, resource, options, work, timers.work());
   }
 
+  /**
+   * Fails every pending call, then waits for the releases and attempts in flight (a lease such an
+   * attempt gains is released), then closes the driver and the scheduler. Called on one of this
+   * client's own threads (from a callback), or from a loss callback that closing itself runs, it
+   * cannot wait for that thread: it fails the pending calls at once and finishes closing in the
+   * background.
+   */
   @Override
   public void close() {
     CompletableFuture<Void> closing = closeAsync().toCompletableFuture();

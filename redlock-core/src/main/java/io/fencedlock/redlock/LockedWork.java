@@ -59,11 +59,13 @@ final class LockedWork {
    * validity ran out, or its client was closed), a loss saying so.
    */
   static java.util.Optional<LeaseLoss> endOf(Lease lease) {
+    // Read before releasing: a lease being released no longer counts as valid.
+    boolean validBefore = lease.isValid();
     boolean wasValid;
     try {
       wasValid = lease.release();
     } catch (RedlockException interrupted) {
-      wasValid = lease.isValid(); // the release goes on in the background; the interrupt is kept
+      wasValid = validBefore; // the release goes on in the background; the interrupt is kept
     }
     return after(lease, wasValid);
   }
@@ -99,6 +101,9 @@ final class LockedWork {
     // Who gets the lease: the work, or a cancel of the result that came first (then nothing else
     // would release it before its TTL).
     AtomicBoolean claimed = new AtomicBoolean();
+    // The work's stage once the grant claimed the lease; cancelling it before the work is called
+    // keeps the work from being called (and the release follows as for any end of the work).
+    CompletableFuture<T> calling = new CompletableFuture<>();
     CompletableFuture<T> result =
         acquiring.thenCompose(
             lease -> {
@@ -109,7 +114,7 @@ final class LockedWork {
               try {
                 // Kept alive from the grant on, also while the work waits for its executor.
                 lease.keepAlive(options.renewal());
-                running = applyOn(executor, work, lease);
+                running = applyOn(executor, work, lease, calling);
               } catch (RuntimeException | Error failure) {
                 running = CompletableFuture.failedFuture(failure);
               }
@@ -132,9 +137,14 @@ final class LockedWork {
             });
     result.whenComplete(
         (value, failure) -> {
-          if (result.isCancelled() && claimed.compareAndSet(false, true)) {
+          if (!result.isCancelled()) {
+            return;
+          }
+          if (claimed.compareAndSet(false, true)) {
             acquiring.cancel(true); // an acquire still on its way releases what it gains
             acquiring.thenAccept(Lease::releaseAsync);
+          } else {
+            calling.cancel(true); // granted: the work is not called if it was not yet
           }
         });
     return result;
@@ -146,8 +156,10 @@ final class LockedWork {
    * returned future cancels the work's own stage, or keeps the work from being called.
    */
   private static <T> CompletableFuture<T> applyOn(
-      Executor executor, Function<Lease, ? extends CompletionStage<T>> work, Lease lease) {
-    CompletableFuture<T> mirror = new CompletableFuture<>();
+      Executor executor,
+      Function<Lease, ? extends CompletionStage<T>> work,
+      Lease lease,
+      CompletableFuture<T> mirror) {
     executor.execute(
         () -> {
           if (mirror.isDone()) {

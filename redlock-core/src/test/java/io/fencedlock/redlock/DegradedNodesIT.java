@@ -62,7 +62,7 @@ final class DegradedNodesIT {
       assertThat(warnings.stream().filter(line -> line.contains(wrongPassword)))
           .singleElement()
           .asString()
-          .containsAnyOf("WRONGPASS", "invalid username-password");
+          .containsAnyOf(wrongPasswordReasons(driver));
       assertThat(warnings.stream().filter(line -> line.contains(refused)))
           .singleElement()
           .asString()
@@ -90,8 +90,7 @@ final class DegradedNodesIT {
           .allMatch(outcome -> outcome.status() == NodeStatus.GRANTED);
       assertThat(health.nodes().subList(4, 7))
           .noneMatch(outcome -> outcome.status() == NodeStatus.GRANTED);
-      assertThat(health.nodes().get(4).detail())
-          .containsAnyOf("WRONGPASS", "invalid username-password");
+      assertThat(health.nodes().get(4).detail()).containsAnyOf(wrongPasswordReasons(driver));
       assertThat(health.quorum()).isTrue();
       long warned =
           log.lines("WARN").stream().filter(line -> line.contains("io.fencedlock")).count();
@@ -116,5 +115,16 @@ final class DegradedNodesIT {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * What a node with the wrong password is reported with. Lettuce sometimes fails the handshake
+   * before the node's WRONGPASS reaches it (seen once in CI: "Unable to connect ...
+   * RedisHandshakeHandler not registered"); the RESP driver always has the node's refusal.
+   */
+  private static String[] wrongPasswordReasons(String driver) {
+    return driver.equals("lettuce")
+        ? new String[] {"WRONGPASS", "invalid username-password", "Unable to connect"}
+        : new String[] {"WRONGPASS", "invalid username-password"};
   }
 }

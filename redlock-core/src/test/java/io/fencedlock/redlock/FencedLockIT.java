@@ -242,6 +242,25 @@ final class FencedLockIT {
   }
 
   @Test
+  void unlock_interruptedWhileTheReleaseWaitsForNodes_reportsNoLossForAHealthyLock() {
+    lock.lock();
+    try {
+      for (int i = 0; i < 3; i++) {
+        nodes.node(i).pause(); // the release cannot finish before the interrupt ends its wait
+      }
+      Thread.currentThread().interrupt();
+      try {
+        lock.unlock(); // the lease was valid when released: no loss to report
+      } finally {
+        assertThat(Thread.interrupted()).as("the flag is kept").isTrue();
+      }
+    } finally {
+      Cluster.heal(nodes);
+    }
+    assertThat(lock.isHeldByCurrentThread()).isFalse();
+  }
+
+  @Test
   void newLock_renewalThatCannotWork_isRefusedBeforeAnyLocking() {
     assertThatThrownBy(
             () ->

@@ -68,6 +68,11 @@ final class HeldTasks implements Scheduler {
   }
 
   @Override
+  public java.util.concurrent.Executor work() {
+    return real.work();
+  }
+
+  @Override
   public boolean isSchedulerThread() {
     return real.isSchedulerThread();
   }

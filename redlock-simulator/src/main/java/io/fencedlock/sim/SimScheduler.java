@@ -1,6 +1,7 @@
 package io.fencedlock.sim;
 
 import io.fencedlock.redlock.spi.Scheduler;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -33,6 +34,21 @@ final class SimScheduler implements Scheduler {
               }
             });
     return () -> e.cancelled = true;
+  }
+
+  /**
+   * The work of {@code withLockAsync}, as an event of this client: run in simulated time, and, as
+   * on a real client's work threads, still run once queued when the scheduler shuts down.
+   */
+  @Override
+  public Executor work() {
+    return task -> {
+      if (shutdown) {
+        throw new RejectedExecutionException(
+            "the simulated scheduler of client " + client + " is shut down");
+      }
+      loop.after(0, client, task);
+    };
   }
 
   /** False: the simulator calls only the asynchronous API, which never waits for itself. */

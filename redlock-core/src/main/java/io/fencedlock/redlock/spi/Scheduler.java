@@ -25,13 +25,10 @@ public interface Scheduler {
 
   /**
    * Where the work of {@link io.fencedlock.redlock.Redlock#withLockAsync} is called: user code that
-   * may block, so never this scheduler's timer thread or a driver's I/O thread, or it would hold up
-   * their other tasks. By default the scheduler's own thread, for schedulers (a simulation's) whose
-   * tasks may run as long as they like.
+   * may block, so not a thread whose other tasks (timers, replies) it would hold up. A simulation,
+   * whose work runs in simulated time, may answer its own event loop.
    */
-  default Executor work() {
-    return task -> schedule(task, 0);
-  }
+  Executor work();
 
   /** Whether the calling thread is one that runs this scheduler's tasks. */
   boolean isSchedulerThread();
