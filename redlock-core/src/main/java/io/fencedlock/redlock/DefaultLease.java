@@ -172,9 +172,10 @@ final class DefaultLease implements Lease {
             new IllegalStateException(
                 "the lease on "
                     + ResourceNames.quoted(resource)
-                    + " was already extended maxExtensions = "
+                    + " was already extended "
                     + before.extensions
-                    + " times"));
+                    + " times (the limit is RedlockConfig.Builder.maxExtensions; renewals by"
+                    + " keepAlive or withLock do not count)"));
       }
     } while (!state.compareAndSet(
         before,

@@ -96,9 +96,9 @@ final class DefaultMultiLease implements MultiLease {
       throw new IllegalStateException(
           "the lease on "
               + ResourceNames.quoted(resources)
-              + " was already extended maxExtensions = "
+              + " was already extended "
               + max
-              + " times");
+              + " times (the limit is RedlockConfig.Builder.maxExtensions)");
     }
     Nodes nodes = ctx.nodes();
     List<CompletableFuture<NodeReply>> calls =

@@ -8,16 +8,19 @@ import org.jspecify.annotations.Nullable;
  * How {@link Lease#keepAlive} keeps a lease alive while work runs: it extends the lease every
  * {@link #interval} of its TTL, each extend counting only inside the current validity and never
  * re-creating a key, and stops at the first cap reached. Renewal is always bounded: by a total hold
- * time (default {@value #DEFAULT_MAX_HOLD_MINUTES} minutes) and, if set, a number of renewals.
- * Renewals do not count towards {@link RedlockConfig#maxExtensions()}. Immutable.
+ * time (default 24 hours) and, if set, a number of renewals. The hold cap is there for a holder
+ * that hangs (a deadlocked work thread in a live process would otherwise keep its lock forever); a
+ * crashed process takes its renewal with it. It is a day so that long jobs survive the default; a
+ * job that may run longer sets {@link #maxHold}. Renewals do not count towards {@link
+ * RedlockConfig#maxExtensions()}. Immutable.
  *
  * <p>Renewal narrows the window in which a slow holder outlives its lease; it does not close it: a
  * holder that pauses (GC, SIGSTOP) longer than the remaining validity cannot renew, and only the
  * fencing token keeps its late writes out (docs/analysis.md).
  */
 public final class Renewal {
-  /** Default total time a lease may be kept alive. */
-  public static final long DEFAULT_MAX_HOLD_MINUTES = 15;
+  /** Default total time a lease may be kept alive, in minutes (24 hours). */
+  public static final long DEFAULT_MAX_HOLD_MINUTES = 24 * 60;
 
   /** Default fraction of the TTL after which a renewal is sent. */
   public static final double DEFAULT_FRACTION = 1.0 / 3;
@@ -34,7 +37,7 @@ public final class Renewal {
     this.maxRenewals = maxRenewals;
   }
 
-  /** The defaults: renew with the lease's own TTL every third of it, for at most 15 minutes. */
+  /** The defaults: renew with the lease's own TTL every third of it, for at most 24 hours. */
   public static Renewal defaults() {
     return new Renewal(
         null, DEFAULT_FRACTION, Duration.ofMinutes(DEFAULT_MAX_HOLD_MINUTES), Integer.MAX_VALUE);
@@ -67,7 +70,7 @@ public final class Renewal {
   /**
    * The longest total time the lease is kept alive, counted from the call to {@link
    * Lease#keepAlive}; then renewal stops and the lease is reported lost before its validity runs
-   * out ({@link LeaseLoss.Reason#RENEWAL_LIMIT}).
+   * out ({@link LeaseLoss.Reason#RENEWAL_LIMIT}, its detail naming this setting). Default 24 hours.
    *
    * @throws IllegalArgumentException if not positive or above 7 days
    */

@@ -31,6 +31,7 @@ final class Renewer {
   private final Duration ttl;
   private final long intervalNanos;
   private final long firstIntervalNanos;
+  private final Duration maxHold;
   private final long holdUntil;
   private final int maxRenewals;
 
@@ -74,7 +75,8 @@ final class Renewer {
     this.intervalNanos = Math.max(1, (long) (ttl.toNanos() * policy.interval()));
     this.firstIntervalNanos =
         Math.min(intervalNanos, Math.max(1, (long) (leaseTtl.toNanos() * policy.interval())));
-    this.holdUntil = ctx.ticker().read() + policy.maxHold().toNanos();
+    this.maxHold = policy.maxHold();
+    this.holdUntil = ctx.ticker().read() + maxHold.toNanos();
     this.maxRenewals = policy.maxRenewals();
     this.attemptNanos = ctx.config().nodeTimeout().toNanos();
     this.retryNanos =
@@ -210,7 +212,13 @@ final class Renewer {
       stop();
       lease.markLost(
           LeaseLoss.Reason.RENEWAL_LIMIT,
-          "the renewal policy's cap was reached after " + renewals + " renewals",
+          renewals >= maxRenewals
+              ? "Renewal.maxRenewals (" + maxRenewals + ") was reached; raise it to renew longer"
+              : "Renewal.maxHold ("
+                  + maxHold
+                  + ") was reached after "
+                  + renewals
+                  + " renewals; raise it to keep the lease alive longer",
           List.of());
       return;
     }

@@ -37,7 +37,8 @@ final class Validity {
    * Checks a requested TTL: positive, whole milliseconds (Redis's PX unit), larger than its drift
    * allowance, and at most {@code max}.
    *
-   * @throws IllegalArgumentException naming {@code parameter} otherwise
+   * @throws IllegalArgumentException naming {@code parameter} otherwise; over {@code max}, also the
+   *     setting to raise and what raising it costs
    */
   static void checkTtl(String parameter, Duration ttl, double driftFactor, Duration max) {
     if (ttl == null) {
@@ -57,7 +58,14 @@ final class Validity {
     }
     if (ttl.compareTo(max) > 0) {
       throw new IllegalArgumentException(
-          parameter + " must not exceed maxLeaseTtl " + max + ": " + ttl);
+          parameter
+              + " "
+              + ttl
+              + " is over maxLeaseTtl "
+              + max
+              + ": raise RedlockConfig.Builder.maxLeaseTtl (a node that loses its memory is then"
+              + " kept out of quorums that long, and every client of the deployment needs the"
+              + " same value), or keep a shorter lease alive (Lease.keepAlive, withLock)");
     }
   }
 }

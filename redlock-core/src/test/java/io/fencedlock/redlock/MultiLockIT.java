@@ -57,7 +57,7 @@ final class MultiLockIT {
       assertThat(lease.extend(TTL)).isTrue();
       assertThatThrownBy(() -> lease.extend(TTL))
           .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("maxExtensions");
+          .hasMessageContaining("RedlockConfig.Builder.maxExtensions");
     }
   }
 

@@ -391,7 +391,8 @@ final class RedlockIT {
       assertThat(lease.extend(TTL)).isTrue();
       assertThatThrownBy(() -> lease.extend(TTL))
           .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("maxExtensions");
+          .hasMessageContaining("RedlockConfig.Builder.maxExtensions")
+          .hasMessageContaining("keepAlive");
     }
   }
 

@@ -126,6 +126,7 @@ final class RenewalIT {
     LeaseLoss loss = awaitLoss(lease.lost().toCompletableFuture());
 
     assertThat(loss.reason()).isEqualTo(LeaseLoss.Reason.RENEWAL_LIMIT);
+    assertThat(loss.detail()).contains("Renewal.maxRenewals");
     assertThat(loss.validityLeft()).isPositive();
     // Each renewal's extend.lua reads the key's PTTL once per node: two renewals, five nodes.
     await().atMost(Timing.AWAIT).until(() -> expiryReads() - before >= 10);

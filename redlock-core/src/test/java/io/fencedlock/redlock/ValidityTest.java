@@ -60,9 +60,11 @@ final class ValidityTest {
   }
 
   @Test
-  void checkTtl_aboveMaximum_throws() {
+  void checkTtl_aboveMaximum_throwsNamingTheSettingAndItsCost() {
     assertThatThrownBy(() -> Validity.checkTtl("ttl", Duration.ofMinutes(2), 0.01, MAX))
-        .hasMessageContaining("maxLeaseTtl");
+        .hasMessageContaining("RedlockConfig.Builder.maxLeaseTtl")
+        .hasMessageContaining("loses its memory")
+        .hasMessageContaining("keepAlive");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.fencedlock.cli.exec;
 
 import io.fencedlock.cli.Usage;
+import io.fencedlock.redlock.RedlockConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,6 +19,8 @@ import java.util.regex.Pattern;
  * @param grace how long the command gets between SIGTERM and SIGKILL
  * @param maxHold the longest the lock is held (renewal stops, the lease is lost, the command
  *     killed)
+ * @param maxLeaseTtl the client's {@link RedlockConfig#maxLeaseTtl()}, at least {@code ttl}: a
+ *     deployment-wide safety setting, so exec raises it only when told to
  * @param resource the resource to lock
  * @param command the command and its arguments
  * @param help whether {@code --help} was asked for
@@ -28,6 +31,7 @@ record ExecArgs(
     Duration maxWait,
     Duration grace,
     Duration maxHold,
+    Duration maxLeaseTtl,
     String resource,
     List<String> command,
     boolean help) {
@@ -47,19 +51,22 @@ record ExecArgs(
     Duration wait = Duration.ofSeconds(30);
     Duration grace = Duration.ofSeconds(10);
     Duration maxHold = Duration.ofHours(1);
+    Duration maxLeaseTtl = RedlockConfig.DEFAULT_MAX_LEASE_TTL;
     String resource = null;
     int i = 0;
     while (i < args.length && !args[i].equals("--")) {
       String arg = args[i];
       switch (arg) {
         case "-h", "--help" -> {
-          return new ExecArgs(List.of(), ttl, wait, grace, maxHold, "", List.of(), true);
+          return new ExecArgs(
+              List.of(), ttl, wait, grace, maxHold, maxLeaseTtl, "", List.of(), true);
         }
         case "--nodes" -> nodes = splitNodes(value(args, i++, arg));
         case "--ttl" -> ttl = duration(value(args, i++, arg), arg);
         case "--wait" -> wait = duration(value(args, i++, arg), arg);
         case "--grace" -> grace = duration(value(args, i++, arg), arg);
         case "--max-hold" -> maxHold = duration(value(args, i++, arg), arg);
+        case "--max-lease-ttl" -> maxLeaseTtl = duration(value(args, i++, arg), arg);
         default -> {
           if (arg.startsWith("-")) {
             throw new IllegalArgumentException("unknown option " + arg);
@@ -72,6 +79,16 @@ record ExecArgs(
         }
       }
       i++;
+    }
+    if (ttl.compareTo(maxLeaseTtl) > 0) {
+      throw new IllegalArgumentException(
+          "--ttl "
+              + ttl
+              + " is over --max-lease-ttl "
+              + maxLeaseTtl
+              + ": raise --max-lease-ttl (a node that loses its memory is then kept out of quorums"
+              + " that long, and every client of the deployment needs the same value), or keep"
+              + " --ttl short: exec renews the lease while the command runs");
     }
     if (resource == null) {
       throw new IllegalArgumentException("missing RESOURCE");
@@ -88,7 +105,7 @@ record ExecArgs(
       nodes = splitNodes(fromEnv);
     }
     List<String> command = List.copyOf(Arrays.asList(args).subList(i + 1, args.length));
-    return new ExecArgs(nodes, ttl, wait, grace, maxHold, resource, command, false);
+    return new ExecArgs(nodes, ttl, wait, grace, maxHold, maxLeaseTtl, resource, command, false);
   }
 
   private static String value(String[] args, int index, String option) {

@@ -34,13 +34,7 @@ public final class ExecMain {
         return 0;
       }
       config =
-          RedlockConfig.builder()
-              .nodes(parsed.nodes())
-              .maxLeaseTtl(
-                  parsed.ttl().compareTo(RedlockConfig.DEFAULT_MAX_LEASE_TTL) > 0
-                      ? parsed.ttl()
-                      : RedlockConfig.DEFAULT_MAX_LEASE_TTL)
-              .build();
+          RedlockConfig.builder().nodes(parsed.nodes()).maxLeaseTtl(parsed.maxLeaseTtl()).build();
       Renewal.defaults().maxHold(parsed.maxHold()); // checks its range now, not after acquiring
     } catch (IllegalArgumentException e) {
       err.println("fencedlock exec: " + e.getMessage());

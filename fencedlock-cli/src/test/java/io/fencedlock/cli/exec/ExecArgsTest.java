@@ -3,6 +3,7 @@ package io.fencedlock.cli.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fencedlock.redlock.RedlockConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +69,29 @@ final class ExecArgsTest {
         .hasMessageContaining("unknown option");
     assertThatThrownBy(() -> ExecArgs.parse(new String[] {"a", "b", "--", "true"}, nodes))
         .hasMessageContaining("one RESOURCE");
+  }
+
+  @Test
+  void parse_ttlOverTheLibrarysMaxLeaseTtl_isRefusedNamingTheOptionAndItsCost() {
+    Map<String, String> nodes = Map.of("FENCEDLOCK_NODES", "redis://a:1");
+
+    assertThatThrownBy(() -> ExecArgs.parse(new String[] {"--ttl", "5m", "r", "--", "true"}, nodes))
+        .hasMessageContaining("--max-lease-ttl")
+        .hasMessageContaining("loses its memory");
+  }
+
+  @Test
+  void parse_maxLeaseTtl_defaultsToTheLibrarysAndRaisesTheTtlCapWhenGiven() {
+    Map<String, String> nodes = Map.of("FENCEDLOCK_NODES", "redis://a:1");
+
+    assertThat(ExecArgs.parse(new String[] {"r", "--", "true"}, nodes).maxLeaseTtl())
+        .isEqualTo(RedlockConfig.DEFAULT_MAX_LEASE_TTL);
+    ExecArgs raised =
+        ExecArgs.parse(
+            new String[] {"--ttl", "5m", "--max-lease-ttl", "5m", "r", "--", "true"}, nodes);
+    assertThat(raised.ttl()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(raised.maxLeaseTtl()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(ExecArgs.USAGE).contains("--max-lease-ttl");
   }
 
   @Test
