@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code ./fencedlock bench}: every system, every scenario, one run, on 5 local Redis nodes; or,
@@ -45,13 +46,18 @@ public final class BenchMain {
       run(
           options.quick() ? BenchPlan.quick() : BenchPlan.full(),
           options.quick(),
+          Provenance.line(Arrays.asList(args), classes().orElse(Path.of("."))),
           options.out(),
           System.err);
     }
   }
 
-  /** Runs all scenarios and writes the results; returns the directory written. */
-  static Path run(BenchPlan plan, boolean quick, Path dir, PrintStream progressOut) {
+  /**
+   * Runs all scenarios and writes the results, results.md starting with {@code provenance}; returns
+   * the directory written.
+   */
+  static Path run(
+      BenchPlan plan, boolean quick, String provenance, Path dir, PrintStream progressOut) {
     try (RedisNodes redis = RedisNodes.start(5)) {
       BenchSuite suite = new BenchSuite(plan, progressOut, ServerCpu.of(redis));
       RunInfo info = RunInfo.of(quick, plan, redisVersion(redis), BenchSuite.LINKS);
@@ -61,7 +67,7 @@ public final class BenchMain {
       ResultsJson.write(dir.resolve("results.json"), info, outcome.scenarios(), targets);
       ReportHtml.write(dir, info, outcome.scenarios(), targets);
       String tables = Tables.markdown(outcome.scenarios(), targets);
-      Files.writeString(dir.resolve("results.md"), tables);
+      Files.writeString(dir.resolve("results.md"), provenance + tables);
       System.out.println(tables);
       System.out.println(
           "wrote " + dir.resolve("results.json") + " and " + dir.resolve("report.html"));
@@ -83,16 +89,23 @@ public final class BenchMain {
 
   /** redlock-benchmarks/target/bench, found from where this class was loaded. */
   private static Path defaultOut() {
+    return classes()
+        .map(Path::getParent)
+        .map(target -> target.resolve("bench"))
+        .orElse(Path.of("target", "bench"));
+  }
+
+  /** redlock-benchmarks/target/classes, if this class was loaded from that directory. */
+  private static Optional<Path> classes() {
     try {
       Path classes =
           Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      Path target = classes.getParent();
-      return target != null && Files.isDirectory(classes)
-          ? target.resolve("bench")
-          : Path.of("target", "bench");
+      return Files.isDirectory(classes) && classes.getParent() != null
+          ? Optional.of(classes)
+          : Optional.empty();
     } catch (URISyntaxException | SecurityException e) {
       // Loaded from somewhere without a file path (unusual): fall back to the working directory.
-      return Path.of("target", "bench");
+      return Optional.empty();
     }
   }
 }

@@ -29,8 +29,15 @@ final class BenchSmokeIT {
   void run_tinyPlan_writesResultsWithEveryScenarioSystemAndTarget(@TempDir Path dir)
       throws IOException {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    String provenance = "Made by `./fencedlock bench --quick` at commit `abc1234`.\n\n";
     BenchMain.run(
-        BenchPlan.smoke(), true, dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
+        BenchPlan.smoke(),
+        true,
+        provenance,
+        dir,
+        new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    assertThat(Files.readString(dir.resolve("results.md"))).startsWith(provenance + "### Scenario");
 
     JsonObject results =
         JsonParser.parseString(Files.readString(dir.resolve("results.json"))).getAsJsonObject();
